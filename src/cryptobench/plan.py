@@ -1,0 +1,181 @@
+"""Presets and the plan: which cases a run measures, from a preset and the user's filters."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .catalog import KEYED_OPERATIONS, OPERATIONS, Catalog, Primitive
+from .errors import DataError, UsageError
+from .paths import project_root
+from .session import Implementation
+
+DEFAULT_SIZES = (16, 64, 256, 1024, 8192, 16384)
+PASSWORD_SIZES = (8,)
+
+
+@dataclass
+class Group:
+    primitives: list[str]
+    operations: list[str] | None = None  # None: every operation the primitive has
+    sizes: list[int] | None = None
+    params: dict = field(default_factory=dict)
+
+
+@dataclass
+class Preset:
+    name: str
+    description: str
+    groups: list[Group]
+    time_per_case: float | None = None
+    precision: float | None = None
+
+
+def preset_dir() -> Path:
+    return project_root() / "presets"
+
+
+def preset_names() -> list[str]:
+    return sorted(p.stem for p in preset_dir().glob("*.toml"))
+
+
+def load_preset(name: str) -> Preset:
+    path = preset_dir() / f"{name}.toml"
+    if not path.exists():
+        raise UsageError(f"unknown preset {name!r}; valid: {', '.join(preset_names())}")
+    try:
+        with open(path, "rb") as fh:
+            raw = tomllib.load(fh)
+        groups = [Group(primitives=list(g["primitives"]), operations=g.get("operations"),
+                        sizes=g.get("sizes"), params=dict(g.get("params", {})))
+                  for g in raw.get("group", [])]
+    except (tomllib.TOMLDecodeError, KeyError, TypeError) as exc:
+        raise DataError(f"preset {path.name} is invalid: {exc}") from None
+    return Preset(name, raw.get("description", ""), groups, raw.get("time_per_case"),
+                  raw.get("precision"))
+
+
+@dataclass(frozen=True)
+class Case:
+    impl: Implementation
+    prim: Primitive
+    operation: str
+    size: int
+    params: dict  # resolved: every parameter, sent to the runner
+
+    @property
+    def key(self) -> tuple:
+        return (self.impl.id, self.prim.id, self.operation, self.size,
+                json.dumps(self.params, sort_keys=True))
+
+
+@dataclass
+class Filters:
+    runtimes: list[str] = field(default_factory=list)
+    impls: list[str] = field(default_factory=list)
+    primitives: list[str] = field(default_factory=list)
+    operations: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
+    params: dict = field(default_factory=dict)
+
+
+def parse_param(text: str) -> tuple[str, object]:
+    """``K=V`` with V an int, float, true/false, or a string."""
+    if "=" not in text:
+        raise UsageError(f"--param expects K=V, got {text!r}")
+    key, value = text.split("=", 1)
+    low = value.lower()
+    if low in ("true", "false"):
+        return key, low == "true"
+    for cast in (int, float):
+        try:
+            return key, cast(value)
+        except ValueError:
+            pass
+    return key, value
+
+
+def runtime_matches(runtime_id: str, wanted: str) -> bool:
+    """``java`` selects every Java variant; ``java@25`` exactly one."""
+    return runtime_id == wanted or ("@" not in wanted and runtime_id.split("@")[0] == wanted)
+
+
+def validate_filters(f: Filters, catalog: Catalog, runtime_ids: list[str],
+                     impl_ids: list[str]) -> None:
+    for r in f.runtimes:
+        if not any(runtime_matches(rid, r) for rid in runtime_ids):
+            raise UsageError(f"unknown runtime {r!r}; valid: {', '.join(sorted(runtime_ids))}")
+    for i in f.impls:
+        if i not in impl_ids:
+            raise UsageError(f"unknown implementation {i!r}; valid: {', '.join(sorted(impl_ids))}")
+    for p in f.primitives:
+        catalog.get(p)
+    for op in f.operations:
+        if op not in OPERATIONS:
+            raise UsageError(f"unknown operation {op!r}; valid: {', '.join(OPERATIONS)}")
+    for s in f.sizes:
+        if s < 0 or s > 1 << 30:
+            raise UsageError(f"size {s} out of range: sizes are 0..{1 << 30} bytes")
+    known = {"fresh_context"} | {n for p in catalog for n in p.params}
+    for k in f.params:
+        if k not in known:
+            raise UsageError(f"unknown param {k!r}; valid: {', '.join(sorted(known))}")
+
+
+def _selected(impl: Implementation, f: Filters) -> bool:
+    if f.runtimes and not any(runtime_matches(impl.runtime_id, r) for r in f.runtimes):
+        return False
+    return not f.impls or impl.id in f.impls
+
+
+def _excluded(case_name: str, impl: Implementation, prim: str, f: Filters) -> bool:
+    names = (impl.id, prim, f"{impl.id}:{prim}", case_name)
+    return any(fnmatch.fnmatch(n, pat) for pat in f.exclude for n in names)
+
+
+def groups_for(preset: Preset | None, f: Filters, catalog: Catalog) -> list[Group]:
+    """The preset's groups narrowed by the filters, or ad-hoc groups from --primitive."""
+    if preset is None:
+        return [Group([p]) for p in f.primitives]
+    groups = []
+    for g in preset.groups:
+        prims = [p for p in g.primitives if not f.primitives or p in f.primitives]
+        if prims:
+            groups.append(Group(prims, g.operations, g.sizes, dict(g.params)))
+    return groups
+
+
+def build(groups: list[Group], f: Filters, catalog: Catalog,
+          impls: list[Implementation]) -> tuple[list[Case], list[tuple[Case, str]]]:
+    """Cases to measure, and cases shown as "not offered" (with the reason)."""
+    cases, not_offered, seen = [], [], set()
+    for g in groups:
+        for pid in g.primitives:
+            prim = catalog.get(pid)
+            ops = [o for o in (g.operations or prim.operations) if o in prim.operations]
+            ops = [o for o in ops if not f.operations or o in f.operations]
+            sizes = f.sizes or g.sizes or (PASSWORD_SIZES if prim.is_slow else DEFAULT_SIZES)
+            for op in ops:
+                params = catalog.resolve_params(prim, {**g.params, **f.params}, op)
+                for impl in impls:
+                    if not _selected(impl, f) or not impl.offers(pid, op):
+                        continue
+                    if _excluded(f"{impl.id}:{pid}:{op}", impl, pid, f):
+                        continue
+                    for size in sizes:
+                        case = Case(impl, prim, op, size, params)
+                        if case.key in seen:
+                            continue
+                        seen.add(case.key)
+                        offer = impl.primitives[pid]
+                        if (op in KEYED_OPERATIONS and not params.get("fresh_context")
+                                and not offer.reuses_key):
+                            not_offered.append((case, "not offered: this API cannot reuse a "
+                                                "key/context (see fresh_context=true)"))
+                        else:
+                            cases.append(case)
+    return cases, not_offered

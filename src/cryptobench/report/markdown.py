@@ -1,0 +1,36 @@
+"""Markdown tables to paste into a post: pipes and HTML from results files are escaped."""
+
+from __future__ import annotations
+
+import html
+
+from . import layout
+
+
+def esc(text) -> str:
+    return html.escape(str(text), quote=False).replace("|", "\\|").replace("\n", " ")
+
+
+def render(doc: dict, show_precision: bool = False, **_) -> str:
+    machine = doc.get("machine", {})
+    lines = [f"Machine: {esc(machine.get('cpu_model', '?'))}, {machine.get('cores', '?')} cores, "
+             f"{esc(machine.get('os', ''))}", ""]
+    for t in layout.tables(doc["results"]):
+        lines += [f"### {esc(t.title)} ({t.unit})", ""]
+        lines.append("| primitive · implementation | " +
+                     " | ".join(f"{s} B" for s in t.sizes) + " |")
+        lines.append("|---|" + "---:|" * len(t.sizes))
+        for label, cells in t.rows:
+            row = []
+            for size in t.sizes:
+                text = esc(layout.cell(cells.get(size), t.unit, show_precision))
+                row.append(f"**{text}**" if t.best.get(size) == label else text)
+            lines.append(f"| {esc(label)} | " + " | ".join(row) + " |")
+        lines.append("")
+    noop = layout.noop_rows(doc["results"])
+    if noop:
+        lines.append("Runner overhead (noop, ns/call): " +
+                     ", ".join(f"{esc(rt)} {ns:.0f}" for rt, ns in noop))
+    for case, reason in layout.problems(doc["results"]):
+        lines.append(f"- FAILED {esc(case)}: {esc(reason)}")
+    return "\n".join(lines) + "\n"
