@@ -1,0 +1,32 @@
+# The two commands (README): `make bench` and `make test`. Both set everything up first.
+PY      := .venv/bin/python
+CB      := .venv/bin/cryptobench
+OUT     := out
+
+.PHONY: setup bench quick test lint check-runners pytest clean
+
+setup:
+	python3 scripts/setup.py
+
+bench: setup
+	@mkdir -p $(OUT)
+	$(CB) run --preset default; status=$$?; \
+	  $(CB) show last --format markdown --output $(OUT)/default.md; exit $$status
+
+quick: setup
+	$(CB) run --preset quick
+
+test: setup lint check-runners pytest
+
+lint:
+	.venv/bin/ruff check src tests runners/python scripts bench
+	.venv/bin/ruff format --check src tests runners/python scripts bench
+
+check-runners:
+	$(PY) scripts/check_runners.py
+
+pytest:
+	.venv/bin/pytest -q
+
+clean:
+	rm -rf .venv $(OUT)

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Install and build everything cryptobench needs (`make setup`).
+
+1. Debian packages: the union of every runners/*/runner.toml [setup] apt list and
+   scripts/apt-core.txt, installed with apt-get when missing (as root; otherwise the
+   command to run is printed).
+2. The orchestrator's virtual environment at .venv (pinned dependencies from pyproject.toml,
+   plus each runner's requirements.txt for runners that run in it).
+3. Each runner's [setup] build command, in its folder. A runner that fails to build is
+   reported with the tail of its log and skipped later; the others go on.
+
+Uses only the standard library (Python >= 3.11 for tomllib).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+VENV = ROOT / ".venv"
+BUILD_TIMEOUT = 40 * 60
+
+
+def say(msg: str) -> None:
+    print(f"[setup] {msg}", flush=True)
+
+
+def runner_tomls() -> list[tuple[Path, dict]]:
+    out = []
+    for path in sorted((ROOT / "runners").glob("*/runner.toml")):
+        try:
+            with open(path, "rb") as fh:
+                out.append((path.parent, tomllib.load(fh)))
+        except tomllib.TOMLDecodeError as exc:
+            say(f"{path}: invalid TOML, skipped ({exc})")
+    return out
+
+
+def installed(pkg: str) -> bool:
+    res = subprocess.run(["dpkg-query", "-W", "-f=${Status}", pkg], capture_output=True,
+                         text=True)
+    return res.returncode == 0 and "install ok installed" in res.stdout
+
+
+def apt_install(packages: list[str]) -> None:
+    if not shutil.which("dpkg-query") or not shutil.which("apt-get"):
+        say("not a Debian system: install the equivalents of these yourself: "
+            + " ".join(packages))
+        return
+    missing = [p for p in packages if not installed(p)]
+    if not missing:
+        say(f"Debian packages: all {len(packages)} present")
+        return
+    if os.geteuid() != 0:
+        say("run as root, or install these first: sudo apt-get install -y " + " ".join(missing))
+        return
+    say(f"installing {len(missing)} Debian packages: {' '.join(missing)}")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    lock = ["-o", "DPkg::Lock::Timeout=600"]
+    subprocess.run(["apt-get", *lock, "update", "-qq"], env=env, check=False)
+    cmd = ["apt-get", *lock, "install", "-y", "-qq", "--no-install-recommends"]
+    if subprocess.run([*cmd, *missing], env=env).returncode != 0:
+        for pkg in missing:  # one unknown name must not block the rest
+            if subprocess.run([*cmd, pkg], env=env, capture_output=True).returncode != 0:
+                say(f"could not install {pkg}: runners needing it will be skipped")
+
+
+def venv(extra_requirements: list[Path]) -> None:
+    if not (VENV / "bin" / "python").exists():
+        say("creating .venv")
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+    pip = [str(VENV / "bin" / "python"), "-m", "pip", "install", "-q",
+           "--disable-pip-version-check"]
+    say("installing the orchestrator and its pinned dependencies into .venv")
+    subprocess.run([*pip, "-e", f"{ROOT}[dev]"], check=True)
+    for req in extra_requirements:
+        say(f"installing {req.relative_to(ROOT)}")
+        if subprocess.run([*pip, "-r", str(req)]).returncode != 0:
+            say(f"{req.relative_to(ROOT)} failed: those libraries will be left out")
+
+
+def build(folder: Path, cmd: list[str]) -> bool:
+    log = folder / ".build.log"
+    say(f"building runners/{folder.name}: {' '.join(cmd)}")
+    start = time.monotonic()
+    with open(log, "w") as fh:
+        try:
+            res = subprocess.run(cmd, cwd=folder, stdout=fh, stderr=subprocess.STDOUT,
+                                 timeout=BUILD_TIMEOUT)
+            ok = res.returncode == 0
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            fh.write(f"\n{exc}\n")
+            ok = False
+    took = time.monotonic() - start
+    if ok:
+        say(f"runners/{folder.name} built in {took:.0f} s")
+    else:
+        tail = log.read_text(errors="replace").splitlines()[-15:]
+        say(f"runners/{folder.name} FAILED to build after {took:.0f} s (log: {log}); "
+            "it will be skipped:\n    " + "\n    ".join(tail))
+    return ok
+
+
+def main() -> int:
+    runners = runner_tomls()
+    core = [ln.strip() for ln in (ROOT / "scripts" / "apt-core.txt").read_text().splitlines()
+            if ln.strip() and not ln.startswith("#")]
+    packages = sorted({*core, *(p for _, t in runners for p in t.get("setup", {}).get("apt", []))})
+    apt_install(packages)
+    venv(sorted(ROOT.glob("runners/*/requirements.txt")))
+    failed = []
+    for folder, toml in runners:
+        cmd = toml.get("setup", {}).get("build")
+        tools = [t for t in toml.get("requires", []) if "/" not in t and not shutil.which(t)]
+        if tools:
+            say(f"runners/{folder.name}: {', '.join(tools)} not found; not built (skipped)")
+            continue
+        if cmd and not build(folder, cmd):
+            failed.append(folder.name)
+    say("done" + (f"; failed to build: {', '.join(failed)} (skipped at run time)"
+                  if failed else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

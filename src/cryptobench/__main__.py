@@ -1,0 +1,3 @@
+from cryptobench.cli import main
+
+main()

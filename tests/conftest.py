@@ -1,0 +1,58 @@
+"""Shared fixtures: an isolated data directory, fake runners, and the CLI as a subprocess."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FAKE = Path(__file__).resolve().parent / "fakes" / "fake_runner.py"
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path, monkeypatch):
+    """Tests never touch the user's home: database, lock and data dir live in tmp_path."""
+    monkeypatch.setenv("CRYPTOBENCH_DB", str(tmp_path / "results.sqlite"))
+    monkeypatch.setenv("CRYPTOBENCH_LOCK", str(tmp_path / "run.lock"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("CRYPTOBENCH_RUNNERS", raising=False)
+    return tmp_path
+
+
+def make_fakes(root: Path, *modes: str, env: dict | None = None) -> Path:
+    """A runners/ folder with one fake runtime per mode (runtime id fake-<mode>)."""
+    for mode in modes:
+        folder = root / "runners" / f"fake-{mode}"
+        folder.mkdir(parents=True)
+        env_toml = "".join(f'{k} = "{v}"\n' for k, v in (env or {}).items())
+        (folder / "runner.toml").write_text(
+            f'schema = 1\nruntime = "fake-{mode}"\nlanguage = "fake"\nstartup_timeout = 5\n'
+            f'[run]\ncommand = ["{sys.executable}", "{FAKE}", "{mode}"]\n'
+            f"[run.env]\n{env_toml}")
+    return root / "runners"
+
+
+@pytest.fixture
+def fakes(tmp_path, monkeypatch):
+    def _make(*modes, env=None):
+        path = make_fakes(tmp_path, *modes, env=env)
+        monkeypatch.setenv("CRYPTOBENCH_RUNNERS", str(path))
+        return path
+
+    return _make
+
+
+def cli(*args: str, timeout: float = 600, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run `cryptobench ARGS` as a user would; returns the completed process."""
+    return subprocess.run([sys.executable, "-m", "cryptobench", *args], capture_output=True,
+                          text=True, timeout=timeout, env={**os.environ, **(env or {})},
+                          cwd=ROOT)
+
+
+@pytest.fixture
+def run_cli():
+    return cli

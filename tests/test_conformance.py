@@ -1,0 +1,164 @@
+"""Protocol conformance of every runner under runners/ (docs/protocol.md).
+
+Run against one runner: `pytest tests/test_conformance.py -k go`. A runner that is not built
+or whose toolchain is missing is skipped with discovery's reason.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+
+import pytest
+
+from cryptobench import catalog as catalog_mod
+from cryptobench import vectors as vectors_mod
+from cryptobench.protocol import ERROR_KINDS, RemoteError, RunnerProcess
+from cryptobench.runners import discover
+from cryptobench.session import Runtime, parse_hello
+from cryptobench.verify import Verifier
+
+CATALOG = catalog_mod.load()
+SPECS = {s.runtime_id: s for s in discover()}
+LIB_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+
+
+@pytest.fixture(scope="module", params=sorted(SPECS))
+def runner(request):
+    spec = SPECS[request.param]
+    if spec.skipped:
+        pytest.skip(f"{spec.runtime_id}: {spec.skipped}")
+    proc = RunnerProcess(spec.command, str(spec.folder), spec.env, spec.runtime_id)
+    hello = proc.start(spec.startup_timeout)
+    yield spec, proc, hello
+    proc.close()
+
+
+def raw_exchange(spec, lines: list[str], timeout: float = 60) -> tuple[list[dict], int]:
+    """Send raw lines, close stdin; every stdout line must be JSON. (answers, exit status)."""
+    res = subprocess.run(spec.command, cwd=spec.folder, input="".join(lines),
+                         capture_output=True, text=True, timeout=timeout,
+                         env={**__import__("os").environ, **spec.env})
+    return [json.loads(line) for line in res.stdout.splitlines() if line.strip()], res.returncode
+
+
+def first_offer(hello: dict, family: tuple[str, ...] = ("hash", "checksum")):
+    for impl in hello["implementations"]:
+        for pid, offer in impl["primitives"].items():
+            if pid in CATALOG and CATALOG.get(pid).family in family:
+                return impl["library"], pid, offer
+    return None
+
+
+def test_hello_describes_runtime_and_implementations(runner):
+    spec, _, hello = runner
+    assert hello["protocol"] == 1
+    assert hello["runtime"]["name"] and hello["runtime"]["version"]
+    assert hello["implementations"], "a runner hosts at least one implementation"
+    libs = [i["library"] for i in hello["implementations"]]
+    assert len(libs) == len(set(libs)), "library ids are unique"
+    for impl in hello["implementations"]:
+        assert LIB_RE.match(impl["library"]), impl["library"]
+        assert isinstance(impl["version"], str) and impl["version"]
+        assert impl["backend"]["name"] and "version" in impl["backend"]
+        for pid, offer in impl["primitives"].items():
+            prim = CATALOG.get(pid)  # raises for an id the catalog does not know
+            assert offer["operations"], f"{pid}: no operations"
+            assert set(offer["operations"]) <= set(prim.operations), (pid, offer)
+    parse_hello(spec.runtime_id, hello)  # the orchestrator accepts it
+
+
+def test_noop_returns_input_length(runner):
+    _, proc, hello = runner
+    lib = hello["implementations"][0]["library"]
+    out = proc.request("compute", 30, impl=lib, primitive="noop", operation="digest",
+                       inputs={"msg": "ab" * 1024}, params={})
+    assert out["output"] == (1024).to_bytes(8, "big").hex()
+
+
+def test_bench_returns_the_verified_output_and_raw_batches(runner):
+    _, proc, hello = runner
+    found = first_offer(hello)
+    if not found:
+        pytest.skip("no hash or checksum offered")
+    lib, pid, _ = found
+    params = CATALOG.resolve_params(CATALOG.get(pid), {}, "digest")
+    inputs = {"msg": "61" * 100}
+    want = proc.request("compute", 30, impl=lib, primitive=pid, operation="digest",
+                        inputs=inputs, params=params)["output"]
+    got = proc.request("bench", 60, impl=lib, primitive=pid, operation="digest", inputs=inputs,
+                       params=params, iterations=7, batches=3)
+    assert got["output"] == want
+    assert len(got["samples"]) == 3
+    for s in got["samples"]:
+        assert s["iterations"] == 7 and isinstance(s["ns"], int) and s["ns"] > 0
+
+
+def test_aead_nonce_stepping_keeps_the_verified_call_on_the_sent_nonce(runner):
+    _, proc, hello = runner
+    found = first_offer(hello, ("aead",))
+    if not found:
+        pytest.skip("no AEAD offered")
+    lib, pid, offer = found
+    prim = CATALOG.get(pid)
+    params = CATALOG.resolve_params(prim, {"fresh_context": not offer.get("reuses_key", True)},
+                                    "seal")
+    inputs = {"key": "11" * prim.key_len, "nonce": "22" * prim.nonce_len, "aad": "",
+              "msg": "33" * 64}
+    want = proc.request("compute", 30, impl=lib, primitive=pid, operation="seal",
+                        inputs=inputs, params=params)["output"]
+    got = proc.request("bench", 60, impl=lib, primitive=pid, operation="seal", inputs=inputs,
+                       params=params, iterations=5, batches=2)
+    assert got["output"] == want and len(want) == 2 * (64 + 16)
+
+
+@pytest.mark.parametrize(
+    ("request_line", "kind"),
+    [
+        ("this is not json\n", "bad_request"),
+        ('{"id": 5, "op": "frobnicate"}\n', "bad_request"),
+        ('{"id": 5, "op": "compute", "impl": "no-such-lib", "primitive": "sha256", '
+         '"operation": "digest", "inputs": {"msg": ""}, "params": {}}\n', "unsupported"),
+        ('{"id": 5, "op": "compute", "impl": "%LIB%", "primitive": "no-such-primitive", '
+         '"operation": "digest", "inputs": {"msg": ""}, "params": {}}\n', "unsupported"),
+        ('{"id": 5, "op": "compute", "impl": "%LIB%", "primitive": "noop", '
+         '"operation": "digest", "inputs": {"msg": "zz"}, "params": {}}\n', "bad_request"),
+        ('{"id": 5, "op": "bench", "impl": "%LIB%", "primitive": "noop", '
+         '"operation": "digest", "inputs": {"msg": "00"}, "params": {}, "iterations": 0, '
+         '"batches": 1}\n', "bad_request"),
+    ],
+)
+def test_bad_requests_get_an_error_and_the_runner_keeps_serving(runner, request_line, kind):
+    spec, _, hello = runner
+    lib = hello["implementations"][0]["library"]
+    answers, status = raw_exchange(spec, [request_line.replace("%LIB%", lib),
+                                          '{"id": 6, "op": "hello"}\n'])
+    assert status == 0, "a runner exits 0 on EOF"
+    assert len(answers) == 2, answers
+    err, after = answers
+    assert err["ok"] is False and err["error"]["kind"] == kind, err
+    assert err["error"]["kind"] in ERROR_KINDS
+    assert err["id"] in (5, None)
+    assert after["id"] == 6 and after["ok"] is True
+
+
+def test_known_answers_of_every_offered_primitive(runner):
+    """The verifier's known-answer checks (vectors, check values, forgeries) for this runner."""
+    spec, proc, hello = runner
+    rt = Runtime(spec)
+    rt.info, rt.implementations = parse_hello(spec.runtime_id, hello)
+    rt.process = proc
+    verifier = Verifier(CATALOG, vectors_mod.load_all(CATALOG), [rt], timeout=120)
+    failures = []
+    for impl in rt.implementations:
+        for pid, offer in impl.primitives.items():
+            for op in offer.operations:
+                try:
+                    check = verifier.known_answers(impl, pid, op)
+                except RemoteError as exc:
+                    failures.append(f"{impl.id} {pid} {op}: {exc}")
+                    continue
+                if not check.ok:
+                    failures.append(f"{impl.id} {pid} {op}: {check.detail}")
+    assert not failures, "\n".join(failures)
