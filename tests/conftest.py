@@ -32,7 +32,8 @@ def make_fakes(root: Path, *modes: str, env: dict | None = None) -> Path:
         (folder / "runner.toml").write_text(
             f'schema = 1\nruntime = "fake-{mode}"\nlanguage = "fake"\nstartup_timeout = 5\n'
             f'[run]\ncommand = ["{sys.executable}", "{FAKE}", "{mode}"]\n'
-            f"[run.env]\n{env_toml}")
+            f"[run.env]\n{env_toml}"
+        )
     return root / "runners"
 
 
@@ -48,9 +49,14 @@ def fakes(tmp_path, monkeypatch):
 
 def cli(*args: str, timeout: float = 600, env: dict | None = None) -> subprocess.CompletedProcess:
     """Run `cryptobench ARGS` as a user would; returns the completed process."""
-    return subprocess.run([sys.executable, "-m", "cryptobench", *args], capture_output=True,
-                          text=True, timeout=timeout, env={**os.environ, **(env or {})},
-                          cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "cryptobench", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+        cwd=ROOT,
+    )
 
 
 @pytest.fixture

@@ -37,9 +37,15 @@ def runner(request):
 
 def raw_exchange(spec, lines: list[str], timeout: float = 60) -> tuple[list[dict], int]:
     """Send raw lines, close stdin; every stdout line must be JSON. (answers, exit status)."""
-    res = subprocess.run(spec.command, cwd=spec.folder, input="".join(lines),
-                         capture_output=True, text=True, timeout=timeout,
-                         env={**__import__("os").environ, **spec.env})
+    res = subprocess.run(
+        spec.command,
+        cwd=spec.folder,
+        input="".join(lines),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**__import__("os").environ, **spec.env},
+    )
     return [json.loads(line) for line in res.stdout.splitlines() if line.strip()], res.returncode
 
 
@@ -72,8 +78,15 @@ def test_hello_describes_runtime_and_implementations(runner):
 def test_noop_returns_input_length(runner):
     _, proc, hello = runner
     lib = hello["implementations"][0]["library"]
-    out = proc.request("compute", 30, impl=lib, primitive="noop", operation="digest",
-                       inputs={"msg": "ab" * 1024}, params={})
+    out = proc.request(
+        "compute",
+        30,
+        impl=lib,
+        primitive="noop",
+        operation="digest",
+        inputs={"msg": "ab" * 1024},
+        params={},
+    )
     assert out["output"] == (1024).to_bytes(8, "big").hex()
 
 
@@ -85,10 +98,20 @@ def test_bench_returns_the_verified_output_and_raw_batches(runner):
     lib, pid, _ = found
     params = CATALOG.resolve_params(CATALOG.get(pid), {}, "digest")
     inputs = {"msg": "61" * 100}
-    want = proc.request("compute", 30, impl=lib, primitive=pid, operation="digest",
-                        inputs=inputs, params=params)["output"]
-    got = proc.request("bench", 60, impl=lib, primitive=pid, operation="digest", inputs=inputs,
-                       params=params, iterations=7, batches=3)
+    want = proc.request(
+        "compute", 30, impl=lib, primitive=pid, operation="digest", inputs=inputs, params=params
+    )["output"]
+    got = proc.request(
+        "bench",
+        60,
+        impl=lib,
+        primitive=pid,
+        operation="digest",
+        inputs=inputs,
+        params=params,
+        iterations=7,
+        batches=3,
+    )
     assert got["output"] == want
     assert len(got["samples"]) == 3
     for s in got["samples"]:
@@ -102,14 +125,29 @@ def test_aead_nonce_stepping_keeps_the_verified_call_on_the_sent_nonce(runner):
         pytest.skip("no AEAD offered")
     lib, pid, offer = found
     prim = CATALOG.get(pid)
-    params = CATALOG.resolve_params(prim, {"fresh_context": not offer.get("reuses_key", True)},
-                                    "seal")
-    inputs = {"key": "11" * prim.key_len, "nonce": "22" * prim.nonce_len, "aad": "",
-              "msg": "33" * 64}
-    want = proc.request("compute", 30, impl=lib, primitive=pid, operation="seal",
-                        inputs=inputs, params=params)["output"]
-    got = proc.request("bench", 60, impl=lib, primitive=pid, operation="seal", inputs=inputs,
-                       params=params, iterations=5, batches=2)
+    params = CATALOG.resolve_params(
+        prim, {"fresh_context": not offer.get("reuses_key", True)}, "seal"
+    )
+    inputs = {
+        "key": "11" * prim.key_len,
+        "nonce": "22" * prim.nonce_len,
+        "aad": "",
+        "msg": "33" * 64,
+    }
+    want = proc.request(
+        "compute", 30, impl=lib, primitive=pid, operation="seal", inputs=inputs, params=params
+    )["output"]
+    got = proc.request(
+        "bench",
+        60,
+        impl=lib,
+        primitive=pid,
+        operation="seal",
+        inputs=inputs,
+        params=params,
+        iterations=5,
+        batches=2,
+    )
     assert got["output"] == want and len(want) == 2 * (64 + 16)
 
 
@@ -118,22 +156,35 @@ def test_aead_nonce_stepping_keeps_the_verified_call_on_the_sent_nonce(runner):
     [
         ("this is not json\n", "bad_request"),
         ('{"id": 5, "op": "frobnicate"}\n', "bad_request"),
-        ('{"id": 5, "op": "compute", "impl": "no-such-lib", "primitive": "sha256", '
-         '"operation": "digest", "inputs": {"msg": ""}, "params": {}}\n', "unsupported"),
-        ('{"id": 5, "op": "compute", "impl": "%LIB%", "primitive": "no-such-primitive", '
-         '"operation": "digest", "inputs": {"msg": ""}, "params": {}}\n', "unsupported"),
-        ('{"id": 5, "op": "compute", "impl": "%LIB%", "primitive": "noop", '
-         '"operation": "digest", "inputs": {"msg": "zz"}, "params": {}}\n', "bad_request"),
-        ('{"id": 5, "op": "bench", "impl": "%LIB%", "primitive": "noop", '
-         '"operation": "digest", "inputs": {"msg": "00"}, "params": {}, "iterations": 0, '
-         '"batches": 1}\n', "bad_request"),
+        (
+            '{"id": 5, "op": "compute", "impl": "no-such-lib", "primitive": "sha256", '
+            '"operation": "digest", "inputs": {"msg": ""}, "params": {}}\n',
+            "unsupported",
+        ),
+        (
+            '{"id": 5, "op": "compute", "impl": "%LIB%", "primitive": "no-such-primitive", '
+            '"operation": "digest", "inputs": {"msg": ""}, "params": {}}\n',
+            "unsupported",
+        ),
+        (
+            '{"id": 5, "op": "compute", "impl": "%LIB%", "primitive": "noop", '
+            '"operation": "digest", "inputs": {"msg": "zz"}, "params": {}}\n',
+            "bad_request",
+        ),
+        (
+            '{"id": 5, "op": "bench", "impl": "%LIB%", "primitive": "noop", '
+            '"operation": "digest", "inputs": {"msg": "00"}, "params": {}, "iterations": 0, '
+            '"batches": 1}\n',
+            "bad_request",
+        ),
     ],
 )
 def test_bad_requests_get_an_error_and_the_runner_keeps_serving(runner, request_line, kind):
     spec, _, hello = runner
     lib = hello["implementations"][0]["library"]
-    answers, status = raw_exchange(spec, [request_line.replace("%LIB%", lib),
-                                          '{"id": 6, "op": "hello"}\n'])
+    answers, status = raw_exchange(
+        spec, [request_line.replace("%LIB%", lib), '{"id": 6, "op": "hello"}\n']
+    )
     assert status == 0, "a runner exits 0 on EOF"
     assert len(answers) == 2, answers
     err, after = answers

@@ -85,9 +85,29 @@ def test_ctrl_c_keeps_finished_cases_and_leaves_no_runner(fakes, isolated):
     pids = isolated / "pids"
     fakes("slow", env={"FAKE_PID_FILE": str(pids)})
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cryptobench", "run", "--primitive", "sha256", "--size", "64",
-         "--size", "128", "--size", "256", "--size", "512", "--time-per-case", "0.5"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "cryptobench",
+            "run",
+            "--primitive",
+            "sha256",
+            "--size",
+            "64",
+            "--size",
+            "128",
+            "--size",
+            "256",
+            "--size",
+            "512",
+            "--time-per-case",
+            "0.5",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     db_path = isolated / "results.sqlite"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:  # wait until two cases (noop + one) are stored

@@ -141,7 +141,12 @@ class Catalog:
             if name not in primitive.params:
                 continue  # a param for another primitive in the same preset/run
             spec = primitive.params[name]
-            if spec.min is not None and value < spec.min or spec.max is not None and value > spec.max:
+            if (
+                spec.min is not None
+                and value < spec.min
+                or spec.max is not None
+                and value > spec.max
+            ):
                 raise UsageError(
                     f"{primitive.id}: {name}={value} out of range [{spec.min}, {spec.max}]"
                 )

@@ -23,7 +23,7 @@ from .session import start_all
 from .store import Store
 from .verify import Verifier
 
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 FORMATS = ("table", "json", "csv", "markdown")
 
 
@@ -106,8 +106,9 @@ def presets():
 @click.option("--primitive", "primitives", multiple=True)
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table")
 @click.option("--all-vectors", is_flag=True, help="also run vectors marked slow")
-@click.option("--timeout", type=float, default=60.0, show_default=True,
-              help="seconds to wait for one answer")
+@click.option(
+    "--timeout", type=float, default=60.0, show_default=True, help="seconds to wait for one answer"
+)
 @guarded
 def verify(runtimes, impls, primitives, fmt, all_vectors, timeout):
     """The verification matrix: known answers, forgeries, agreement between implementations."""
@@ -146,8 +147,9 @@ def compute(impl, primitive, operation, params, timeout, **raw):
     cat = catalog_mod.load()
     prim = cat.get(primitive)
     if operation not in prim.operations:
-        raise UsageError(f"{primitive} has operations {', '.join(prim.operations)}, "
-                         f"not {operation!r}")
+        raise UsageError(
+            f"{primitive} has operations {', '.join(prim.operations)}, not {operation!r}"
+        )
     inputs = {}
     for name, value in raw.items():
         if value is None:
@@ -166,12 +168,21 @@ def compute(impl, primitive, operation, params, timeout, **raw):
         if not found:
             known = sorted(i.id for rt in live for i in rt.implementations)
             reason = "; ".join(f"{r}: {why}" for r, why in skipped)
-            raise UsageError(f"unknown implementation {impl!r}; valid: {', '.join(known)}"
-                             + (f" ({reason})" if reason else ""))
+            raise UsageError(
+                f"unknown implementation {impl!r}; valid: {', '.join(known)}"
+                + (f" ({reason})" if reason else "")
+            )
         rt = next(rt for rt in live if rt.id == found[0].runtime_id)
         try:
-            out = rt.request("compute", timeout, impl=found[0].library, primitive=primitive,
-                             operation=operation, inputs=inputs, params=resolved)
+            out = rt.request(
+                "compute",
+                timeout,
+                impl=found[0].library,
+                primitive=primitive,
+                operation=operation,
+                inputs=inputs,
+                params=resolved,
+            )
         except RemoteError as exc:
             err.print(f"{exc.kind}: {exc.message}", markup=False)
             sys.exit(2 if exc.kind == "bad_request" else 1)
@@ -185,8 +196,12 @@ def compute(impl, primitive, operation, params, timeout, **raw):
 
 
 def _output(doc: dict, fmt: str, output: str | None, show_precision: bool) -> None:
-    text = report.render(fmt, doc, show_precision=show_precision,
-                         color=fmt == "table" and output is None and sys.stdout.isatty())
+    text = report.render(
+        fmt,
+        doc,
+        show_precision=show_precision,
+        color=fmt == "table" and output is None and sys.stdout.isatty(),
+    )
     if output:
         try:
             Path(output).write_text(text)
@@ -210,64 +225,107 @@ def _output(doc: dict, fmt: str, output: str | None, show_precision: bool) -> No
 @click.option("--precision", type=click.FloatRange(0.01, 50), default=None, help="percent")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table")
 @click.option("--output", default=None, help="write the report here instead of stdout")
-@click.option("--db", type=click.Path(dir_okay=False), default=None,
-              help=f"SQLite store (default {default_db()})")
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help=f"SQLite store (default {default_db()})",
+)
 @click.option("--seed", type=int, default=None)
 @click.option("--timeout", type=float, default=60.0, help="base seconds for one answer")
 @click.option("--show-precision", is_flag=True)
 @guarded
-def run(preset, runtimes, impls, primitives, operations, exclude, sizes, params,
-        time_per_case, precision, fmt, output, db, seed, timeout, show_precision):
+def run(
+    preset,
+    runtimes,
+    impls,
+    primitives,
+    operations,
+    exclude,
+    sizes,
+    params,
+    time_per_case,
+    precision,
+    fmt,
+    output,
+    db,
+    seed,
+    timeout,
+    show_precision,
+):
     """Verify and measure: a preset (default: `default`) or the primitives named."""
     from .progress import Progress
 
     cat = catalog_mod.load()
     vecs = vectors_mod.load_all(cat)
-    f = plan.Filters(list(runtimes), list(impls), list(primitives), list(operations),
-                     list(exclude), list(sizes), dict(plan.parse_param(p) for p in params))
-    chosen = plan.load_preset(preset) if preset or not primitives else None
-    if chosen is None and preset is None and not primitives:
-        chosen = plan.load_preset("default")
+    f = plan.Filters(
+        list(runtimes),
+        list(impls),
+        list(primitives),
+        list(operations),
+        list(exclude),
+        list(sizes),
+        dict(plan.parse_param(p) for p in params),
+    )
+    chosen = plan.load_preset(preset or "default") if preset or not primitives else None
     store = Store(Path(db) if db else default_db())
     live, skipped = open_runtimes(runtimes, impls)
-    plan.validate_filters(f, cat, [rt.id for rt in live] + [s for s, _ in skipped],
-                          [i.id for rt in live for i in rt.implementations])
+    plan.validate_filters(
+        f,
+        cat,
+        [rt.id for rt in live] + [s for s, _ in skipped],
+        [i.id for rt in live for i in rt.implementations],
+    )
     _print_skips(skipped)
-    cases, not_offered = plan.build(plan.groups_for(chosen, f, cat), f, cat,
-                                    [i for rt in live for i in rt.implementations])
+    cases, not_offered = plan.build(
+        plan.groups_for(chosen, f, cat), f, cat, [i for rt in live for i in rt.implementations]
+    )
     if not cases:
         for rt in live:
             rt.stop()
-        raise UsageError("nothing to run: no implementation offers what was asked "
-                         "(see `cryptobench list`)")
+        raise UsageError(
+            "nothing to run: no implementation offers what was asked (see `cryptobench list`)"
+        )
     policy = sampling.Policy(
         precision=(precision / 100) if precision else (chosen and chosen.precision) or 0.01,
         budget_s=time_per_case or (chosen and chosen.time_per_case) or 1.0,
-        base_timeout_s=timeout)
+        base_timeout_s=timeout,
+    )
     seed = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
     with machine.RunLock():
         run_doc = results.new_run(
-            shlex.join(["cryptobench", *sys.argv[1:]]), chosen.name if chosen else None, seed,
+            shlex.join(["cryptobench", *sys.argv[1:]]),
+            chosen.name if chosen else None,
+            seed,
             {"precision": policy.precision, "time_per_case": policy.budget_s},
-            machine.fingerprint(), machine.git_commit())
+            machine.fingerprint(),
+            machine.git_commit(),
+        )
         run_doc["runtimes"] = [rt.info for rt in live]
-        run_doc["implementations"] = [listing.impl_dict(i) for rt in live
-                                      for i in rt.implementations]
+        run_doc["implementations"] = [
+            listing.impl_dict(i) for rt in live for i in rt.implementations
+        ]
         run_doc["skipped"] = [{"runtime": r, "reason": why} for r, why in skipped]
         store.begin_run(run_doc)
-        err.print(f"run {run_doc['id'][:8]}: {len(cases)} cases, about "
-                  f"{listing.estimate(cases, policy.budget_s) / 60:.1f} min; "
-                  f"results in {store.path}", markup=False)
+        err.print(
+            f"run {run_doc['id'][:8]}: {len(cases)} cases, about "
+            f"{listing.estimate(cases, policy.budget_s) / 60:.1f} min; "
+            f"results in {store.path}",
+            markup=False,
+        )
         verifier = Verifier(cat, vecs, live, timeout=timeout)
         with Progress(err, len(cases) + len(noop_cases(cases)), policy.budget_s) as progress:
-            ctx = RunContext({rt.id: rt for rt in live}, verifier, store, run_doc, policy, seed,
-                             progress.update)
+            ctx = RunContext(
+                {rt.id: rt for rt in live}, verifier, store, run_doc, policy, seed, progress.update
+            )
             failures, interrupted = execute(ctx, cases, not_offered)
     run_doc, stored = store.load(run_doc["id"])
     _output(results.document(run_doc, stored), fmt, output, show_precision)
     if interrupted:
-        err.print(f"interrupted: {len(stored)} finished cases kept in run {run_doc['id'][:8]}",
-                  markup=False)
+        err.print(
+            f"interrupted: {len(stored)} finished cases kept in run {run_doc['id'][:8]}",
+            markup=False,
+        )
         sys.exit(130)
     sys.exit(1 if failures else 0)
 

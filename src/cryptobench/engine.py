@@ -35,9 +35,17 @@ def _bench_fn(ctx: RunContext, case: Case, inputs: dict, expected: str | None):
     first = [True]
 
     def bench(iterations: int, batches: int, timeout: float) -> list[dict]:
-        res = rt.request("bench", timeout, impl=case.impl.library, primitive=case.prim.id,
-                         operation=case.operation, inputs=inputs, params=case.params,
-                         iterations=iterations, batches=batches)
+        res = rt.request(
+            "bench",
+            timeout,
+            impl=case.impl.library,
+            primitive=case.prim.id,
+            operation=case.operation,
+            inputs=inputs,
+            params=case.params,
+            iterations=iterations,
+            batches=batches,
+        )
         _check_bench(ctx, case, inputs, res, expected, iterations, batches, first[0])
         first[0] = False
         return res["samples"]
@@ -53,9 +61,17 @@ def _check_bench(ctx, case, inputs, res, expected, iterations, batches, first) -
     if first and expected is None and case.operation == "hash":
         ctx.verifier._verify_elsewhere(case.prim, inputs["password"], str(out), case.params)
     samples = res.get("samples")
-    if (not isinstance(samples, list) or len(samples) != batches or not all(
-            isinstance(s, dict) and s.get("iterations") == iterations
-            and isinstance(s.get("ns"), int) and s["ns"] >= 0 for s in samples)):
+    if (
+        not isinstance(samples, list)
+        or len(samples) != batches
+        or not all(
+            isinstance(s, dict)
+            and s.get("iterations") == iterations
+            and isinstance(s.get("ns"), int)
+            and s["ns"] >= 0
+            for s in samples
+        )
+    ):
         raise RunnerFailure("protocol", f"bench returned malformed samples: {str(samples)[:80]}")
 
 
@@ -66,11 +82,13 @@ def measure_case(ctx: RunContext, case: Case) -> dict:
     inputs = case_inputs(case.prim, case.operation, case.size, case.params, ctx.seed)
     try:
         check, bench_inputs, expected = ctx.verifier.check_case(
-            case.impl, case.prim, case.operation, inputs, case.params)
+            case.impl, case.prim, case.operation, inputs, case.params
+        )
         if not check.ok:
             return results.failed(case, f"verification failed: {check.detail}", check.detail)
-        m = sampling.measure(_bench_fn(ctx, case, bench_inputs, expected), ctx.policy,
-                             case.prim.is_slow)
+        m = sampling.measure(
+            _bench_fn(ctx, case, bench_inputs, expected), ctx.policy, case.prim.is_slow
+        )
     except RunnerFailure as exc:
         return results.failed(case, f"runner {exc.kind}: {exc}")
     except RemoteError as exc:
@@ -86,8 +104,17 @@ def noop_cases(cases: list[Case]) -> list[Case]:
     """One noop case per runtime that has fast cases: its loop and call overhead."""
     from .catalog import Primitive
 
-    noop = Primitive("noop", "noop", "noop (loop and call overhead)", ("digest",), "bytes",
-                     "non-cryptographic", "measures the runner, not a primitive", "", 8)
+    noop = Primitive(
+        "noop",
+        "noop",
+        "noop (loop and call overhead)",
+        ("digest",),
+        "bytes",
+        "non-cryptographic",
+        "measures the runner, not a primitive",
+        "",
+        8,
+    )
     seen, out = set(), []
     for c in cases:
         if not c.prim.is_slow and c.impl.runtime_id not in seen:
@@ -105,8 +132,13 @@ def measure_noop(ctx: RunContext, case: Case) -> dict:
         res = results.failed(case, f"noop: {exc}")
     else:
         res = results.measured(case, m, "returns its input length", None)
-    res.update(implementation=f"{case.impl.runtime_id}/noop", library="noop",
-               library_version="", backend="", family="noop")
+    res.update(
+        implementation=f"{case.impl.runtime_id}/noop",
+        library="noop",
+        library_version="",
+        backend="",
+        family="noop",
+    )
     return res
 
 

@@ -25,18 +25,31 @@ def _text(render) -> str:
 
 def impl_dict(i: Implementation) -> dict:
     return {
-        "id": i.id, "runtime": i.runtime_id, "library": i.library, "version": i.version,
-        "backend": i.backend, "code_path": i.code_path, "notes": i.notes,
-        "primitives": {p: {"operations": list(o.operations), "reuses_key": o.reuses_key,
-                           "takes_salt": o.takes_salt} for p, o in sorted(i.primitives.items())},
+        "id": i.id,
+        "runtime": i.runtime_id,
+        "library": i.library,
+        "version": i.version,
+        "backend": i.backend,
+        "code_path": i.code_path,
+        "notes": i.notes,
+        "primitives": {
+            p: {
+                "operations": list(o.operations),
+                "reuses_key": o.reuses_key,
+                "takes_salt": o.takes_salt,
+            }
+            for p, o in sorted(i.primitives.items())
+        },
     }
 
 
 def render_list(live: list[Runtime], skipped, fmt: str) -> str:
     if fmt == "json":
-        doc = {"runtimes": [rt.info for rt in live],
-               "implementations": [impl_dict(i) for rt in live for i in rt.implementations],
-               "skipped": [{"runtime": r, "reason": why} for r, why in skipped]}
+        doc = {
+            "runtimes": [rt.info for rt in live],
+            "implementations": [impl_dict(i) for rt in live for i in rt.implementations],
+            "skipped": [{"runtime": r, "reason": why} for r, why in skipped],
+        }
         return json.dumps(doc, indent=2) + "\n"
 
     def draw(console):
@@ -54,8 +67,9 @@ def render_list(live: list[Runtime], skipped, fmt: str) -> str:
             impls.add_column(col, overflow="fold")
         for rt in live:
             for i in rt.implementations:
-                prims = ", ".join(f"{p} ({'/'.join(o.operations)})"
-                                  for p, o in sorted(i.primitives.items()))
+                prims = ", ".join(
+                    f"{p} ({'/'.join(o.operations)})" for p, o in sorted(i.primitives.items())
+                )
                 impls.add_row(i.id, i.version, i.backend_label, prims)
         console.print(impls)
 
@@ -73,8 +87,9 @@ def estimate(cases, budget_s: float) -> float:
 
 def render_presets(cat: Catalog, impls: list[Implementation]) -> str:
     def draw(console):
-        t = Table(title="presets (durations estimated for the runtimes found here)",
-                  title_justify="left")
+        t = Table(
+            title="presets (durations estimated for the runtimes found here)", title_justify="left"
+        )
         for col in ("preset", "what it runs", "cases", "about"):
             t.add_column(col, overflow="fold")
         for name in plan.preset_names():
@@ -82,15 +97,17 @@ def render_presets(cat: Catalog, impls: list[Implementation]) -> str:
             cases, _ = plan.build(p.groups, plan.Filters(), cat, impls)
             prims = sorted({pr for g in p.groups for pr in g.primitives})
             mins = estimate(cases, p.time_per_case or 1.0) / 60
-            t.add_row(name, f"{p.description}\n[{', '.join(prims)}]", str(len(cases)),
-                      f"{mins:.1f} min")
+            t.add_row(
+                name, f"{p.description}\n[{', '.join(prims)}]", str(len(cases)), f"{mins:.1f} min"
+            )
         console.print(t)
 
     return _text(draw)
 
 
-def verify_matrix(verifier, cat: Catalog, live: list[Runtime], runtimes, impl_ids, primitives,
-                  console) -> list[dict]:
+def verify_matrix(
+    verifier, cat: Catalog, live: list[Runtime], runtimes, impl_ids, primitives, console
+) -> list[dict]:
     """Known answers for every offered (implementation, primitive, operation), then agreement
     on random inputs at several sizes."""
     rows = []
@@ -103,14 +120,21 @@ def verify_matrix(verifier, cat: Catalog, live: list[Runtime], runtimes, impl_id
             for pid, offer in sorted(impl.primitives.items()):
                 if pid not in cat or (primitives and pid not in primitives):
                     if pid not in cat:
-                        rows.append({"implementation": impl.id, "primitive": pid,
-                                     "operation": "*", "ok": False,
-                                     "detail": "not a catalog id"})
+                        rows.append(
+                            {
+                                "implementation": impl.id,
+                                "primitive": pid,
+                                "operation": "*",
+                                "ok": False,
+                                "detail": "not a catalog id",
+                            }
+                        )
                     continue
                 for op in offer.operations:
                     rows.append(_verify_one(verifier, cat, impl, pid, op))
-                    console.print(f"{'ok  ' if rows[-1]['ok'] else 'FAIL'} {impl.id} {pid} {op}",
-                                  markup=False)
+                    console.print(
+                        f"{'ok  ' if rows[-1]['ok'] else 'FAIL'} {impl.id} {pid} {op}", markup=False
+                    )
     return rows
 
 
@@ -144,8 +168,13 @@ def render_matrix(rows: list[dict], fmt: str) -> str:
         for col in ("implementation", "primitive", "operation", "result", "detail"):
             t.add_column(col, overflow="fold")
         for r in rows:
-            t.add_row(r["implementation"], r["primitive"], r["operation"],
-                      "ok" if r["ok"] else "FAILED", r["detail"])
+            t.add_row(
+                r["implementation"],
+                r["primitive"],
+                r["operation"],
+                "ok" if r["ok"] else "FAILED",
+                r["detail"],
+            )
         console.print(t)
         failed = sum(not r["ok"] for r in rows)
         console.print(f"{len(rows) - failed} passed, {failed} failed")
@@ -162,8 +191,14 @@ def render_runs(runs: list[dict], fmt: str) -> str:
         for col in ("id", "started", "status", "preset", "cases", "command"):
             t.add_column(col, overflow="fold")
         for r in runs:
-            t.add_row(r["id"][:8], r["started"], r["status"], r.get("preset") or "",
-                      str(r.get("n_cases", "")), r.get("command", ""))
+            t.add_row(
+                r["id"][:8],
+                r["started"],
+                r["status"],
+                r.get("preset") or "",
+                str(r.get("n_cases", "")),
+                r.get("command", ""),
+            )
         console.print(t)
 
     return _text(draw)

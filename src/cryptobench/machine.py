@@ -120,13 +120,20 @@ def fingerprint() -> dict:
 def git_commit() -> str | None:
     root = project_root()
     try:
-        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"],
-                              capture_output=True, text=True, timeout=10)
+        head = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
         if head.returncode != 0:
             return None
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
-                                "--untracked-files=no"], capture_output=True, text=True,
-                               timeout=10)
+        dirty = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     return head.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
@@ -150,7 +157,8 @@ class RunLock:
             self.fh.close()
             raise CryptobenchError(
                 f"another cryptobench run holds {self.path} (pid {holder}); "
-                "wait for it to finish: two runs timing at once spoil both") from None
+                "wait for it to finish: two runs timing at once spoil both"
+            ) from None
         self.fh.truncate(0)
         self.fh.write(str(os.getpid()))
         self.fh.flush()

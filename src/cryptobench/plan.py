@@ -49,13 +49,20 @@ def load_preset(name: str) -> Preset:
     try:
         with open(path, "rb") as fh:
             raw = tomllib.load(fh)
-        groups = [Group(primitives=list(g["primitives"]), operations=g.get("operations"),
-                        sizes=g.get("sizes"), params=dict(g.get("params", {})))
-                  for g in raw.get("group", [])]
+        groups = [
+            Group(
+                primitives=list(g["primitives"]),
+                operations=g.get("operations"),
+                sizes=g.get("sizes"),
+                params=dict(g.get("params", {})),
+            )
+            for g in raw.get("group", [])
+        ]
     except (tomllib.TOMLDecodeError, KeyError, TypeError) as exc:
         raise DataError(f"preset {path.name} is invalid: {exc}") from None
-    return Preset(name, raw.get("description", ""), groups, raw.get("time_per_case"),
-                  raw.get("precision"))
+    return Preset(
+        name, raw.get("description", ""), groups, raw.get("time_per_case"), raw.get("precision")
+    )
 
 
 @dataclass(frozen=True)
@@ -68,8 +75,13 @@ class Case:
 
     @property
     def key(self) -> tuple:
-        return (self.impl.id, self.prim.id, self.operation, self.size,
-                json.dumps(self.params, sort_keys=True))
+        return (
+            self.impl.id,
+            self.prim.id,
+            self.operation,
+            self.size,
+            json.dumps(self.params, sort_keys=True),
+        )
 
 
 @dataclass
@@ -104,8 +116,9 @@ def runtime_matches(runtime_id: str, wanted: str) -> bool:
     return runtime_id == wanted or ("@" not in wanted and runtime_id.split("@")[0] == wanted)
 
 
-def validate_filters(f: Filters, catalog: Catalog, runtime_ids: list[str],
-                     impl_ids: list[str]) -> None:
+def validate_filters(
+    f: Filters, catalog: Catalog, runtime_ids: list[str], impl_ids: list[str]
+) -> None:
     for r in f.runtimes:
         if not any(runtime_matches(rid, r) for rid in runtime_ids):
             raise UsageError(f"unknown runtime {r!r}; valid: {', '.join(sorted(runtime_ids))}")
@@ -149,8 +162,9 @@ def groups_for(preset: Preset | None, f: Filters, catalog: Catalog) -> list[Grou
     return groups
 
 
-def build(groups: list[Group], f: Filters, catalog: Catalog,
-          impls: list[Implementation]) -> tuple[list[Case], list[tuple[Case, str]]]:
+def build(
+    groups: list[Group], f: Filters, catalog: Catalog, impls: list[Implementation]
+) -> tuple[list[Case], list[tuple[Case, str]]]:
     """Cases to measure, and cases shown as "not offered" (with the reason)."""
     cases, not_offered, seen = [], [], set()
     for g in groups:
@@ -172,10 +186,18 @@ def build(groups: list[Group], f: Filters, catalog: Catalog,
                             continue
                         seen.add(case.key)
                         offer = impl.primitives[pid]
-                        if (op in KEYED_OPERATIONS and not params.get("fresh_context")
-                                and not offer.reuses_key):
-                            not_offered.append((case, "not offered: this API cannot reuse a "
-                                                "key/context (see fresh_context=true)"))
+                        if (
+                            op in KEYED_OPERATIONS
+                            and not params.get("fresh_context")
+                            and not offer.reuses_key
+                        ):
+                            not_offered.append(
+                                (
+                                    case,
+                                    "not offered: this API cannot reuse a "
+                                    "key/context (see fresh_context=true)",
+                                )
+                            )
                         else:
                             cases.append(case)
     return cases, not_offered

@@ -24,9 +24,18 @@ class Progress:
     def __init__(self, console: Console, total: int, budget_s: float):
         self.console, self.total, self.done = console, total, 0
         self.live = console.is_terminal
-        self.bar = RichProgress(TextColumn("{task.description}"), BarColumn(),
-                                MofNCompleteColumn(), TimeRemainingColumn(), console=console,
-                                transient=True) if self.live else None
+        self.bar = (
+            RichProgress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=console,
+                transient=True,
+            )
+            if self.live
+            else None
+        )
         self.task = None
 
     def __enter__(self):
@@ -43,8 +52,10 @@ class Progress:
         """Called with (case, {}) when a case starts and (None, result) when it ends."""
         if case is not None:
             if self.bar:
-                self.bar.update(self.task, description=f"{case.impl.id} {case.prim.id} "
-                                f"{case.operation} {case.size}")
+                self.bar.update(
+                    self.task,
+                    description=f"{case.impl.id} {case.prim.id} {case.operation} {case.size}",
+                )
             return
         self.done += 1
         if self.bar:

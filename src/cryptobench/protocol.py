@@ -127,7 +127,9 @@ class RunnerProcess:
             self.proc.stdin.flush()
         except OSError:
             self.kill()
-            raise RunnerFailure("crashed", f"{self.name} closed its input", self.stderr_tail())
+            raise RunnerFailure(
+                "crashed", f"{self.name} closed its input", self.stderr_tail()
+            ) from None
         return self._answer(rid, op, timeout)
 
     def _answer(self, rid: int, op: str, timeout: float) -> dict:

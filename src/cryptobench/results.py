@@ -16,8 +16,9 @@ def now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
-def new_run(command: str, preset: str | None, seed: int, settings: dict, machine: dict,
-            commit: str | None) -> dict:
+def new_run(
+    command: str, preset: str | None, seed: int, settings: dict, machine: dict, commit: str | None
+) -> dict:
     return {
         "id": str(uuid.uuid4()),
         "started": now(),
@@ -91,8 +92,9 @@ def measured(case: Case, m: Measurement, verification: str, tsc_hz: float | None
         "target_precision": m.target,
         "throughput_mb_s": None if case.prim.is_slow else stats.throughput_mb_s(case.size, med),
         "ops_per_s": 1e9 / med if med > 0 else None,
-        "cycles_per_byte": None if case.prim.is_slow else stats.cycles_per_byte(
-            case.size, med, tsc_hz),
+        "cycles_per_byte": None
+        if case.prim.is_slow
+        else stats.cycles_per_byte(case.size, med, tsc_hz),
         "n_samples": len(m.samples),
         "samples": m.samples,
         "iterations": m.iterations,
@@ -106,5 +108,9 @@ def measured(case: Case, m: Measurement, verification: str, tsc_hz: float | None
 
 def document(run: dict, results: list[dict]) -> dict:
     """The versioned JSON interchange document (docs/results.md)."""
-    return {"schema": SCHEMA, "run": {k: v for k, v in run.items() if k != "machine"},
-            "machine": run.get("machine", {}), "results": results}
+    return {
+        "schema": SCHEMA,
+        "run": {k: v for k, v in run.items() if k != "machine"},
+        "machine": run.get("machine", {}),
+        "results": results,
+    }

@@ -127,8 +127,14 @@ def discover(wanted_variants: dict[str, set[str]] | None = None) -> list[Runtime
             raw = load_toml(folder)
         except (RunnerTomlError, OSError) as exc:
             specs.append(
-                RuntimeSpec(folder.name, folder.name, None, folder.name, folder,
-                            skipped=f"invalid runner.toml: {exc}")
+                RuntimeSpec(
+                    folder.name,
+                    folder.name,
+                    None,
+                    folder.name,
+                    folder,
+                    skipped=f"invalid runner.toml: {exc}",
+                )
             )
             continue
         specs.append(_spec(raw, folder, None, None))

@@ -68,9 +68,13 @@ def calibrate(bench: Bench, policy: Policy, first_timeout: float) -> tuple[float
         timeout = _timeout(policy, per_op * iterations)
 
 
-def measure(bench: Bench, policy: Policy, slow_family: bool,
-            clock: Callable[[], float] = time.monotonic,
-            first_timeout: float | None = None) -> Measurement:
+def measure(
+    bench: Bench,
+    policy: Policy,
+    slow_family: bool,
+    clock: Callable[[], float] = time.monotonic,
+    first_timeout: float | None = None,
+) -> Measurement:
     start = clock()
     per_op, warm = calibrate(bench, policy, first_timeout or policy.base_timeout_s)
     slow = slow_family or per_op >= SLOW_OP_NS
@@ -90,8 +94,14 @@ def measure(bench: Bench, policy: Policy, slow_family: bool,
         kept = values[keep_from:] if keep_from is not None else []
         prec = stats.median_ci(kept).precision if len(kept) >= 2 else float("inf")
         elapsed = clock() - start
-        decision = stats.should_stop(len(kept), prec, elapsed, target=target,
-                                     budget_s=policy.budget_s, min_samples=min_samples)
+        decision = stats.should_stop(
+            len(kept),
+            prec,
+            elapsed,
+            target=target,
+            budget_s=policy.budget_s,
+            min_samples=min_samples,
+        )
         if decision.stop:
             break
         if keep_from is None and elapsed >= 3 * policy.budget_s and len(values) >= 2 * min_samples:

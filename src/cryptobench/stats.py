@@ -9,7 +9,7 @@ Every number a user sees is computed here (docs/methodology.md explains each):
 - calibration (iterations per batch)                   :func:`iterations_for`
 - the stop rule                                        :func:`should_stop`
 - the per-call / per-byte fit t(n) = a + b·n           :func:`fit_overhead`
-- unit conversions                                     :func:`throughput_mb_s`, :func:`cycles_per_byte`
+- unit conversions        :func:`throughput_mb_s`, :func:`cycles_per_byte`
 """
 
 from __future__ import annotations

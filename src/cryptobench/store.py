@@ -47,7 +47,9 @@ class Store:
 
     def _check(self) -> None:
         app_id = self.db.execute("PRAGMA application_id").fetchone()[0]
-        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        tables = {
+            r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        }
         if app_id == 0 and not tables:
             self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -55,8 +57,9 @@ class Store:
             self.db.commit()
             return
         if app_id != APPLICATION_ID:
-            raise DataError(f"{self.path} is an SQLite file of another application; "
-                            "choose another --db")
+            raise DataError(
+                f"{self.path} is an SQLite file of another application; choose another --db"
+            )
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise DataError(f"{self.path}: written by a newer cryptobench (schema {version})")
@@ -70,19 +73,32 @@ class Store:
 
     # -- writing ---------------------------------------------------------------------------
     def begin_run(self, run: dict) -> None:
-        self._write("INSERT INTO runs (id, started, ended, status, data) VALUES (?,?,?,?,?)",
-                    (run["id"], run["started"], run.get("ended"), run["status"], json.dumps(run)))
+        self._write(
+            "INSERT INTO runs (id, started, ended, status, data) VALUES (?,?,?,?,?)",
+            (run["id"], run["started"], run.get("ended"), run["status"], json.dumps(run)),
+        )
 
     def update_run(self, run: dict) -> None:
-        self._write("UPDATE runs SET ended=?, status=?, data=? WHERE id=?",
-                    (run.get("ended"), run["status"], json.dumps(run), run["id"]))
+        self._write(
+            "UPDATE runs SET ended=?, status=?, data=? WHERE id=?",
+            (run.get("ended"), run["status"], json.dumps(run), run["id"]),
+        )
 
     def add_case(self, run_id: str, seq: int, result: dict) -> None:
         self._write(
             "INSERT INTO cases (run_id, seq, implementation, primitive, operation, size, status,"
             " data) VALUES (?,?,?,?,?,?,?,?)",
-            (run_id, seq, result["implementation"], result["primitive"], result["operation"],
-             result["size"], result["status"], json.dumps(result)))
+            (
+                run_id,
+                seq,
+                result["implementation"],
+                result["primitive"],
+                result["operation"],
+                result["size"],
+                result["status"],
+                json.dumps(result),
+            ),
+        )
 
     def import_run(self, run: dict, results: list[dict]) -> None:
         if self.db.execute("SELECT 1 FROM runs WHERE id=?", (run["id"],)).fetchone():
@@ -98,7 +114,8 @@ class Store:
         for (data,) in rows:
             run = json.loads(data)
             run["n_cases"] = self.db.execute(
-                "SELECT COUNT(*) FROM cases WHERE run_id=?", (run["id"],)).fetchone()[0]
+                "SELECT COUNT(*) FROM cases WHERE run_id=?", (run["id"],)
+            ).fetchone()[0]
             out.append(run)
         return out
 
@@ -119,8 +136,12 @@ class Store:
     def load(self, ref: str) -> tuple[dict, list[dict]]:
         run_id = self.resolve(ref)
         (data,) = self.db.execute("SELECT data FROM runs WHERE id=?", (run_id,)).fetchone()
-        cases = [json.loads(d) for (d,) in self.db.execute(
-            "SELECT data FROM cases WHERE run_id=? ORDER BY seq", (run_id,))]
+        cases = [
+            json.loads(d)
+            for (d,) in self.db.execute(
+                "SELECT data FROM cases WHERE run_id=? ORDER BY seq", (run_id,)
+            )
+        ]
         return json.loads(data), cases
 
     def close(self) -> None:

@@ -99,9 +99,17 @@ def check_values(catalog) -> dict[str, list[Vector]]:
     for prim in catalog:
         check = prim.check
         if check and "digest" in prim.operations and check.get("output"):
-            out[prim.id] = [Vector(prim.id, "digest", {"msg": check["input"].encode().hex()}, {},
-                                   str(check["output"]).lower(), "catalog check value",
-                                   "catalog.toml")]
+            out[prim.id] = [
+                Vector(
+                    prim.id,
+                    "digest",
+                    {"msg": check["input"].encode().hex()},
+                    {},
+                    str(check["output"]).lower(),
+                    "catalog check value",
+                    "catalog.toml",
+                )
+            ]
     return out
 
 

@@ -48,8 +48,14 @@ def expected_len(prim: Primitive, op: str, inputs: dict, params: dict) -> int | 
 
 
 class Verifier:
-    def __init__(self, catalog: Catalog, vectors: dict, runtimes: list[Runtime],
-                 timeout: float = 60.0, all_vectors: bool = False):
+    def __init__(
+        self,
+        catalog: Catalog,
+        vectors: dict,
+        runtimes: list[Runtime],
+        timeout: float = 60.0,
+        all_vectors: bool = False,
+    ):
         self.catalog, self.vectors, self.timeout = catalog, vectors, timeout
         self.all_vectors = all_vectors
         self.runtimes = {rt.id: rt for rt in runtimes}
@@ -62,15 +68,22 @@ class Verifier:
         fast = self.catalog.get(prim).family not in ("password-hash", "kdf")
         timeout = self.timeout if fast else self.timeout * 10
         result = self.runtimes[impl.runtime_id].request(
-            "compute", timeout, impl=impl.library, primitive=prim, operation=op,
-            inputs=inputs, params=params)
+            "compute",
+            timeout,
+            impl=impl.library,
+            primitive=prim,
+            operation=op,
+            inputs=inputs,
+            params=params,
+        )
         out = result.get("output")
         if not isinstance(out, str):
             raise VerifyError(f"{op} returned no output string")
         return out
 
-    def output_for(self, impl: Implementation, prim: str, op: str, inputs: dict,
-                   params: dict) -> str:
+    def output_for(
+        self, impl: Implementation, prim: str, op: str, inputs: dict, params: dict
+    ) -> str:
         key = (impl.id, prim, op, _freeze(inputs), _freeze(params))
         if key not in self._outputs:
             self._outputs[key] = self.compute(impl, prim, op, inputs, params)
@@ -112,8 +125,9 @@ class Verifier:
             except VerifyError as exc:
                 raise VerifyError(f"{vec.file} ({vec.source}): {exc}") from None
         if passed == 0:
-            return Check(True, "no known answer here: agreement with another implementation "
-                         "required", 0)
+            return Check(
+                True, "no known answer here: agreement with another implementation required", 0
+            )
         note = f", {skipped} not applicable" if skipped else ""
         return Check(True, f"{passed} known answers{note}", passed)
 
@@ -174,13 +188,15 @@ class Verifier:
         self._verify_elsewhere(prim, inputs["password"], encoded, params, prefer=impl)
         return Check(True, f"{passed} known answers; encoded output verifies", passed)
 
-    def _verify_elsewhere(self, prim, password: str, encoded: str, params: dict,
-                          prefer: Implementation | None = None) -> list[str]:
+    def _verify_elsewhere(
+        self, prim, password: str, encoded: str, params: dict, prefer: Implementation | None = None
+    ) -> list[str]:
         """Verify an encoded hash with every implementation offering verify; return who did."""
         who = []
         for other in self.offering(prim.id, "verify", first=prefer):
-            got = self.compute(other, prim.id, "verify",
-                               {"password": password, "encoded": encoded}, params)
+            got = self.compute(
+                other, prim.id, "verify", {"password": password, "encoded": encoded}, params
+            )
             _same(got, "ok", f"verify by {other.id}")
             who.append(other.id)
         return who
@@ -192,8 +208,9 @@ class Verifier:
         cands.sort(key=lambda i: (first is None or i.id != first.id, i.id))
         return [i for i in cands if self.known_answers(i, prim, op).ok]
 
-    def check_case(self, impl: Implementation, prim: Primitive, op: str, inputs: dict,
-                   params: dict) -> tuple[Check, dict, str | None]:
+    def check_case(
+        self, impl: Implementation, prim: Primitive, op: str, inputs: dict, params: dict
+    ) -> tuple[Check, dict, str | None]:
         """(check, bench inputs, expected bench output) for one case.
 
         The expected output is None for salt-generating ``hash`` (verified by verify calls).
@@ -222,8 +239,11 @@ class Verifier:
             encoded = self.output_for(impl, prim.id, "hash", inputs, params)
             who = self._verify_elsewhere(prim, inputs["password"], encoded, params, prefer=impl)
             expected = encoded if impl.primitives[prim.id].takes_salt else None
-            return Check(True, f"{kat.detail}; verified by {', '.join(who)}", kat.vectors), \
-                inputs, expected
+            return (
+                Check(True, f"{kat.detail}; verified by {', '.join(who)}", kat.vectors),
+                inputs,
+                expected,
+            )
         if op == "verify":
             maker = (self.offering(prim.id, "hash") or [None])[0]
             if maker is None:
@@ -231,16 +251,20 @@ class Verifier:
             encoded = self.output_for(maker, prim.id, "hash", inputs, params)
             inputs = {"password": inputs["password"], "encoded": encoded}
             _same(self.output_for(impl, prim.id, op, inputs, params), "ok", "verify")
-            return Check(True, f"{kat.detail}; verifies {maker.id}'s hash", kat.vectors), \
-                inputs, "ok"
+            return (
+                Check(True, f"{kat.detail}; verifies {maker.id}'s hash", kat.vectors),
+                inputs,
+                "ok",
+            )
         got = self.output_for(impl, prim.id, op, inputs, params)
         n = expected_len(prim, op, inputs, params)
         if n is not None and len(got) != 2 * n:
             raise VerifyError(f"output is {len(got) // 2} bytes, expected {n}")
         agreed, disagreed = [], []
         for other in others[:2]:
-            (agreed if self.output_for(other, prim.id, op, inputs, params) == got
-             else disagreed).append(other.id)
+            (
+                agreed if self.output_for(other, prim.id, op, inputs, params) == got else disagreed
+            ).append(other.id)
             if agreed:
                 break
         if agreed:

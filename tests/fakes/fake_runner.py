@@ -34,10 +34,18 @@ def answer(req):
     if op == "hello":
         if MODE == "hello-exit":
             sys.exit(3)
-        return {"protocol": 1, "runtime": {"name": "fake", "version": MODE},
-                "implementations": [{"library": "fakelib", "version": "1", "backend":
-                                     {"name": "fake", "version": "1"},
-                                     "primitives": {"sha256": {"operations": ["digest"]}}}]}
+        return {
+            "protocol": 1,
+            "runtime": {"name": "fake", "version": MODE},
+            "implementations": [
+                {
+                    "library": "fakelib",
+                    "version": "1",
+                    "backend": {"name": "fake", "version": "1"},
+                    "primitives": {"sha256": {"operations": ["digest"]}},
+                }
+            ],
+        }
     msg = bytes.fromhex(req["inputs"].get("msg", ""))
     if req.get("primitive") == "noop":
         out = len(msg).to_bytes(8, "big").hex()
@@ -76,8 +84,16 @@ for line in sys.stdin:
     try:
         result = answer(req)
     except LookupError as exc:
-        print(json.dumps({"id": req["id"], "ok": False,
-                          "error": {"kind": "unsupported", "message": str(exc)}}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "id": req["id"],
+                    "ok": False,
+                    "error": {"kind": "unsupported", "message": str(exc)},
+                }
+            ),
+            flush=True,
+        )
         continue
     if result is not None:
         print(json.dumps({"id": req["id"], "ok": True, "result": result}), flush=True)

@@ -6,10 +6,28 @@ import csv as _csv
 import io
 import json
 
-COLUMNS = ("runtime", "implementation", "library_version", "backend", "primitive", "family",
-           "operation", "size", "params", "status", "error", "median_ns", "ci_low_ns",
-           "ci_high_ns", "precision", "throughput_mb_s", "cycles_per_byte", "n_samples",
-           "warmup_ns", "security_status")
+COLUMNS = (
+    "runtime",
+    "implementation",
+    "library_version",
+    "backend",
+    "primitive",
+    "family",
+    "operation",
+    "size",
+    "params",
+    "status",
+    "error",
+    "median_ns",
+    "ci_low_ns",
+    "ci_high_ns",
+    "precision",
+    "throughput_mb_s",
+    "cycles_per_byte",
+    "n_samples",
+    "warmup_ns",
+    "security_status",
+)
 
 
 def safe(value) -> str:

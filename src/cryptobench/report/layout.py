@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from .. import stats
+
 FAMILY_ORDER = ("hash", "xof", "checksum", "mac", "cipher", "aead", "password-hash", "kdf")
 SLOW = ("password-hash", "kdf")
 
@@ -36,8 +38,9 @@ def tables(results: list[dict]) -> list[Table]:
         groups.setdefault(key, []).append(r)
     order = {f: i for i, f in enumerate(FAMILY_ORDER)}
     out = []
-    for (family, op, params_json), rs in sorted(groups.items(),
-                                                key=lambda kv: (order.get(kv[0][0], 99), kv[0])):
+    for (family, op, params_json), rs in sorted(
+        groups.items(), key=lambda kv: (order.get(kv[0][0], 99), kv[0])
+    ):
         params = json.loads(params_json)
         slow = family in SLOW
         label = params_label(params)
@@ -48,8 +51,11 @@ def tables(results: list[dict]) -> list[Table]:
             rows.setdefault(f"{r['primitive']}  {r['implementation']}", {})[r["size"]] = r
         table.rows = sorted(rows.items())
         for size in table.sizes:
-            ok = [(lbl, cells[size]) for lbl, cells in table.rows
-                  if size in cells and cells[size]["status"] == "ok"]
+            ok = [
+                (lbl, cells[size])
+                for lbl, cells in table.rows
+                if size in cells and cells[size]["status"] == "ok"
+            ]
             if ok:
                 table.best[size] = min(ok, key=lambda x: x[1]["median_ns"])[0]
         out.append(table)
@@ -66,8 +72,11 @@ def cell(r: dict | None, unit: str, show_precision: bool = False) -> str:
     if unit == "ms/op":
         text = f"{r['median_ns'] / 1e6:.2f}"
     else:
-        text = f"{r['throughput_mb_s']:.1f}" if r.get("throughput_mb_s") else \
-            f"{r['median_ns']:.0f} ns"
+        text = (
+            f"{r['throughput_mb_s']:.1f}"
+            if r.get("throughput_mb_s")
+            else f"{r['median_ns']:.0f} ns"
+        )
     if show_precision and r.get("precision") is not None:
         text += f" ±{r['precision']:.1%}"
     if r.get("flags"):
@@ -76,11 +85,38 @@ def cell(r: dict | None, unit: str, show_precision: bool = False) -> str:
 
 
 def noop_rows(results: list[dict]) -> list[tuple[str, float]]:
-    return [(r["runtime"], r["median_ns"]) for r in results
-            if r.get("family") == "noop" and r["status"] == "ok"]
+    return [
+        (r["runtime"], r["median_ns"])
+        for r in results
+        if r.get("family") == "noop" and r["status"] == "ok"
+    ]
 
 
 def problems(results: list[dict]) -> list[tuple[str, str]]:
     """(case, reason) of failures, shown under the tables."""
-    return [(f"{r['implementation']} {r['primitive']} {r['operation']} {r['size']}",
-             r.get("error") or "") for r in results if r["status"] == "failed"]
+    return [
+        (
+            f"{r['implementation']} {r['primitive']} {r['operation']} {r['size']}",
+            r.get("error") or "",
+        )
+        for r in results
+        if r["status"] == "failed"
+    ]
+
+
+def fits(results: list[dict]) -> list[tuple[str, stats.Fit]]:
+    """Per-call overhead and per-byte cost (t(n) = a + b·n) of every case series with two or
+    more sizes, fast families only."""
+    series: dict[tuple, list[dict]] = {}
+    for r in results:
+        if r["status"] == "ok" and r.get("family") not in SLOW and r.get("family") != "noop":
+            label = f"{r['primitive']} {r['operation']}"
+            extra = params_label(r.get("params") or {})
+            key = (f"{label}{' ' + extra if extra else ''}  {r['implementation']}",)
+            series.setdefault(key, []).append(r)
+    out = []
+    for (label,), rs in sorted(series.items()):
+        fit = stats.fit_overhead([r["size"] for r in rs], [r["median_ns"] for r in rs])
+        if fit is not None:
+            out.append((label, fit))
+    return out

@@ -13,12 +13,16 @@ def esc(text) -> str:
 
 def render(doc: dict, show_precision: bool = False, **_) -> str:
     machine = doc.get("machine", {})
-    lines = [f"Machine: {esc(machine.get('cpu_model', '?'))}, {machine.get('cores', '?')} cores, "
-             f"{esc(machine.get('os', ''))}", ""]
+    lines = [
+        f"Machine: {esc(machine.get('cpu_model', '?'))}, {machine.get('cores', '?')} cores, "
+        f"{esc(machine.get('os', ''))}",
+        "",
+    ]
     for t in layout.tables(doc["results"]):
         lines += [f"### {esc(t.title)} ({t.unit})", ""]
-        lines.append("| primitive · implementation | " +
-                     " | ".join(f"{s} B" for s in t.sizes) + " |")
+        lines.append(
+            "| primitive · implementation | " + " | ".join(f"{s} B" for s in t.sizes) + " |"
+        )
         lines.append("|---|" + "---:|" * len(t.sizes))
         for label, cells in t.rows:
             row = []
@@ -27,10 +31,26 @@ def render(doc: dict, show_precision: bool = False, **_) -> str:
                 row.append(f"**{text}**" if t.best.get(size) == label else text)
             lines.append(f"| {esc(label)} | " + " | ".join(row) + " |")
         lines.append("")
+    fitted = layout.fits(doc["results"])
+    if fitted:
+        lines += [
+            "### Per-call overhead and per-byte cost (t(n) = a + b·n)",
+            "",
+            "| case · implementation | a: ns/call | b: ns/byte | 1/b: MB/s |",
+            "|---|---:|---:|---:|",
+        ]
+        lines += [
+            f"| {esc(label)} | {f.per_call_ns:.0f} | {f.per_byte_ns:.3f} | "
+            f"{f.asymptotic_mb_s:.0f} |"
+            for label, f in fitted
+        ]
+        lines.append("")
     noop = layout.noop_rows(doc["results"])
     if noop:
-        lines.append("Runner overhead (noop, ns/call): " +
-                     ", ".join(f"{esc(rt)} {ns:.0f}" for rt, ns in noop))
+        lines.append(
+            "Runner overhead (noop, ns/call): "
+            + ", ".join(f"{esc(rt)} {ns:.0f}" for rt, ns in noop)
+        )
     for case, reason in layout.problems(doc["results"]):
         lines.append(f"- FAILED {esc(case)}: {esc(reason)}")
     return "\n".join(lines) + "\n"

@@ -10,8 +10,9 @@ from rich.table import Table as RichTable
 from . import layout
 
 
-def render(doc: dict, show_precision: bool = False, color: bool = False, width: int = 160,
-           **_) -> str:
+def render(
+    doc: dict, show_precision: bool = False, color: bool = False, width: int = 160, **_
+) -> str:
     buf = io.StringIO()
     console = Console(file=buf, force_terminal=color, width=width, no_color=not color)
     results = doc["results"]
@@ -29,13 +30,31 @@ def render(doc: dict, show_precision: bool = False, color: bool = False, width: 
                 row.append(text)
             table.add_row(label, *row)
         console.print(table)
+    fitted = layout.fits(results)
+    if fitted:
+        table = RichTable(
+            title="per-call overhead and per-byte cost: t(n) = a + b·n (Theil–Sen)",
+            title_justify="left",
+        )
+        for col in ("case  implementation", "a: ns/call", "b: ns/byte", "1/b: MB/s"):
+            table.add_column(col, justify="left" if col.startswith("case") else "right")
+        for label, fit in fitted:
+            table.add_row(
+                label,
+                f"{fit.per_call_ns:.0f}",
+                f"{fit.per_byte_ns:.3f}",
+                f"{fit.asymptotic_mb_s:.0f}",
+            )
+        console.print(table)
     noop = layout.noop_rows(results)
     if noop:
-        console.print("runner overhead (noop, ns per call): " +
-                      ", ".join(f"{rt} {ns:.0f}" for rt, ns in noop))
+        console.print(
+            "runner overhead (noop, ns per call): " + ", ".join(f"{rt} {ns:.0f}" for rt, ns in noop)
+        )
     for case, reason in layout.problems(results):
         console.print(f"[red]FAILED[/red] {case}: {reason}", markup=True, highlight=False)
     if any(r.get("flags") for r in results):
-        console.print("? = noisy or imprecise result: `cryptobench show RUN --format json` "
-                      "lists its flags")
+        console.print(
+            "? = noisy or imprecise result: `cryptobench show RUN --format json` lists its flags"
+        )
     return buf.getvalue()

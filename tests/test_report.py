@@ -1,0 +1,99 @@
+"""Output formats: what a spreadsheet or renderer would execute is neutralised."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from cryptobench import report
+from cryptobench.report import layout
+
+HOSTILE = "<img src=x onerror=alert(1)>|=cmd"
+
+
+def result(**over) -> dict:
+    r = {
+        "runtime": "x",
+        "implementation": "x/" + HOSTILE,
+        "library": HOSTILE,
+        "library_version": '=HYPERLINK("http://evil")',
+        "backend": "@SUM(A1)",
+        "primitive": "sha256",
+        "family": "hash",
+        "operation": "digest",
+        "size": 64,
+        "params": {},
+        "status": "ok",
+        "error": None,
+        "median_ns": 100.0,
+        "ci_low_ns": 99.0,
+        "ci_high_ns": 101.0,
+        "precision": 0.01,
+        "throughput_mb_s": 640.0,
+        "n_samples": 10,
+        "samples": [],
+        "flags": [],
+        "security_status": "recommended",
+    }
+    r.update(over)
+    return r
+
+
+def doc(*results) -> dict:
+    return {
+        "schema": "cryptobench/results/v1",
+        "run": {},
+        "machine": {"cpu_model": HOSTILE},
+        "results": list(results),
+    }
+
+
+def test_csv_neutralises_formulas():
+    text = report.render("csv", doc(result(), result(status="failed", error="-2+3")))
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert rows[0]["library_version"].startswith("'=")
+    assert rows[0]["backend"].startswith("'@")
+    assert rows[1]["error"] == "'-2+3"
+    assert rows[0]["median_ns"] == "100.0"  # numbers stay numbers
+
+
+def test_markdown_escapes_pipes_and_html():
+    text = report.render("markdown", doc(result()))
+    assert "<img" not in text and "&lt;img" in text
+    assert "\\|=cmd" in text
+    table_rows = [ln for ln in text.splitlines() if ln.startswith("| sha256")]
+    assert table_rows and all(ln.count(" | ") == 1 for ln in table_rows)  # label + one size
+
+
+def test_terminal_marks_the_fastest_and_shows_failures():
+    slow = result(implementation="b/slow", median_ns=200.0, throughput_mb_s=320.0)
+    fast = result(implementation="a/fast")
+    bad = result(implementation="c/bad", status="failed", error="disagrees with a/fast")
+    text = report.render("table", doc(slow, fast, bad))
+    fast_line = next(ln for ln in text.splitlines() if "a/fast" in ln)
+    assert "★" in fast_line and "640.0" in fast_line
+    assert "FAILED c/bad sha256 digest 64: disagrees with a/fast" in text
+
+
+def test_layout_groups_by_family_operation_and_params():
+    a = result(params={"aad_len": 13, "fresh_context": False}, family="aead", operation="seal")
+    b = result(params={"aad_len": 13, "fresh_context": True}, family="aead", operation="seal")
+    titles = [t.title for t in layout.tables([a, b, result()])]
+    assert titles == [
+        "hash · digest",
+        "aead · seal · aad_len=13",
+        "aead · seal · aad_len=13 fresh_context",
+    ]
+
+
+def test_slow_families_are_shown_in_ms():
+    r = result(
+        family="password-hash",
+        primitive="bcrypt",
+        operation="hash",
+        size=8,
+        median_ns=55_000_000.0,
+        throughput_mb_s=None,
+    )
+    (t,) = layout.tables([r])
+    assert t.unit == "ms/op" and layout.cell(r, t.unit) == "55.00"
