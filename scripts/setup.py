@@ -43,15 +43,13 @@ def runner_tomls() -> list[tuple[Path, dict]]:
 
 
 def installed(pkg: str) -> bool:
-    res = subprocess.run(["dpkg-query", "-W", "-f=${Status}", pkg], capture_output=True,
-                         text=True)
+    res = subprocess.run(["dpkg-query", "-W", "-f=${Status}", pkg], capture_output=True, text=True)
     return res.returncode == 0 and "install ok installed" in res.stdout
 
 
 def apt_install(packages: list[str]) -> None:
     if not shutil.which("dpkg-query") or not shutil.which("apt-get"):
-        say("not a Debian system: install the equivalents of these yourself: "
-            + " ".join(packages))
+        say("not a Debian system: install the equivalents of these yourself: " + " ".join(packages))
         return
     missing = [p for p in packages if not installed(p)]
     if not missing:
@@ -75,8 +73,14 @@ def venv(extra_requirements: list[Path]) -> None:
     if not (VENV / "bin" / "python").exists():
         say("creating .venv")
         subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-    pip = [str(VENV / "bin" / "python"), "-m", "pip", "install", "-q",
-           "--disable-pip-version-check"]
+    pip = [
+        str(VENV / "bin" / "python"),
+        "-m",
+        "pip",
+        "install",
+        "-q",
+        "--disable-pip-version-check",
+    ]
     say("installing the orchestrator and its pinned dependencies into .venv")
     subprocess.run([*pip, "-e", f"{ROOT}[dev]"], check=True)
     for req in extra_requirements:
@@ -91,8 +95,9 @@ def build(folder: Path, cmd: list[str]) -> bool:
     start = time.monotonic()
     with open(log, "w") as fh:
         try:
-            res = subprocess.run(cmd, cwd=folder, stdout=fh, stderr=subprocess.STDOUT,
-                                 timeout=BUILD_TIMEOUT)
+            res = subprocess.run(
+                cmd, cwd=folder, stdout=fh, stderr=subprocess.STDOUT, timeout=BUILD_TIMEOUT
+            )
             ok = res.returncode == 0
         except (OSError, subprocess.TimeoutExpired) as exc:
             fh.write(f"\n{exc}\n")
@@ -102,15 +107,20 @@ def build(folder: Path, cmd: list[str]) -> bool:
         say(f"runners/{folder.name} built in {took:.0f} s")
     else:
         tail = log.read_text(errors="replace").splitlines()[-15:]
-        say(f"runners/{folder.name} FAILED to build after {took:.0f} s (log: {log}); "
-            "it will be skipped:\n    " + "\n    ".join(tail))
+        say(
+            f"runners/{folder.name} FAILED to build after {took:.0f} s (log: {log}); "
+            "it will be skipped:\n    " + "\n    ".join(tail)
+        )
     return ok
 
 
 def main() -> int:
     runners = runner_tomls()
-    core = [ln.strip() for ln in (ROOT / "scripts" / "apt-core.txt").read_text().splitlines()
-            if ln.strip() and not ln.startswith("#")]
+    core = [
+        ln.strip()
+        for ln in (ROOT / "scripts" / "apt-core.txt").read_text().splitlines()
+        if ln.strip() and not ln.startswith("#")
+    ]
     packages = sorted({*core, *(p for _, t in runners for p in t.get("setup", {}).get("apt", []))})
     apt_install(packages)
     venv(sorted(ROOT.glob("runners/*/requirements.txt")))
@@ -123,8 +133,9 @@ def main() -> int:
             continue
         if cmd and not build(folder, cmd):
             failed.append(folder.name)
-    say("done" + (f"; failed to build: {', '.join(failed)} (skipped at run time)"
-                  if failed else ""))
+    say(
+        "done" + (f"; failed to build: {', '.join(failed)} (skipped at run time)" if failed else "")
+    )
     return 0
 
 

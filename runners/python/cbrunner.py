@@ -6,8 +6,8 @@ import json
 import platform
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 PROTOCOL = 1
 
@@ -165,6 +165,7 @@ def _cipher(spec, op: str, inputs: dict, fresh: bool):
         return step(nonce, counter[0])
 
     if isinstance(spec, Stream):
+
         def roundtrip(n):
             ct = spec.encrypt(get(), n, msg)
             if spec.encrypt(get(), n, ct) != msg:
@@ -229,14 +230,28 @@ class Runner:
                 if isinstance(spec, PasswordHash):
                     offer["takes_salt"] = spec.takes_salt
                 prims[pid] = offer
-            impls.append({"library": lib.name, "version": lib.version, "backend": lib.backend,
-                          "code_path": lib.code_path, "notes": lib.notes, "primitives": prims})
+            impls.append(
+                {
+                    "library": lib.name,
+                    "version": lib.version,
+                    "backend": lib.backend,
+                    "code_path": lib.code_path,
+                    "notes": lib.notes,
+                    "primitives": prims,
+                }
+            )
         impl = platform.python_implementation()
         return {
             "protocol": PROTOCOL,
-            "runtime": {"name": impl.lower(), "version": platform.python_version(),
-                        "details": {"executable": sys.executable, "build": platform.python_build()[0],
-                                    "compiler": platform.python_compiler()}},
+            "runtime": {
+                "name": impl.lower(),
+                "version": platform.python_version(),
+                "details": {
+                    "executable": sys.executable,
+                    "build": platform.python_build()[0],
+                    "compiler": platform.python_compiler(),
+                },
+            },
             "cpu": {},
             "implementations": impls,
         }
@@ -252,12 +267,16 @@ class Runner:
             return _noop(inputs)
         lib = self.libs.get(req.get("impl"))
         if lib is None:
-            raise Fail("unsupported", f"no implementation {req.get('impl')!r}; have {sorted(self.libs)}")
+            raise Fail(
+                "unsupported", f"no implementation {req.get('impl')!r}; have {sorted(self.libs)}"
+            )
         spec = lib.table.get(prim)
         if spec is None:
             raise Fail("unsupported", f"{lib.name} does not offer {prim!r}")
         if op not in spec.operations:
-            raise Fail("unsupported", f"{lib.name}/{prim} offers {list(spec.operations)}, not {op!r}")
+            raise Fail(
+                "unsupported", f"{lib.name}/{prim} offers {list(spec.operations)}, not {op!r}"
+            )
         return prepare(spec, op, inputs, params)
 
     def handle(self, req: dict) -> dict:
@@ -272,7 +291,12 @@ class Runner:
         if op == "compute":
             return {"output": output}
         iterations, batches = req.get("iterations"), req.get("batches")
-        if not isinstance(iterations, int) or not isinstance(batches, int) or iterations < 1 or batches < 1:
+        if (
+            not isinstance(iterations, int)
+            or not isinstance(batches, int)
+            or iterations < 1
+            or batches < 1
+        ):
             raise Fail("bad_request", "iterations and batches must be positive integers")
         return {"output": output, "samples": time_batches(timed, iterations, batches)}
 
@@ -280,20 +304,40 @@ class Runner:
         try:
             req = json.loads(line)
         except ValueError:
-            return {"id": None, "ok": False, "error": {"kind": "bad_request", "message": "not JSON"}}
+            return {
+                "id": None,
+                "ok": False,
+                "error": {"kind": "bad_request", "message": "not JSON"},
+            }
         if not isinstance(req, dict):
-            return {"id": None, "ok": False, "error": {"kind": "bad_request", "message": "not an object"}}
+            return {
+                "id": None,
+                "ok": False,
+                "error": {"kind": "bad_request", "message": "not an object"},
+            }
         rid = req.get("id")
         try:
             return {"id": rid, "ok": True, "result": self.handle(req)}
         except Fail as exc:
             return {"id": rid, "ok": False, "error": {"kind": exc.kind, "message": str(exc)}}
         except AuthFailed:
-            return {"id": rid, "ok": False, "error": {"kind": "auth_failed", "message": "authentication failed"}}
+            return {
+                "id": rid,
+                "ok": False,
+                "error": {"kind": "auth_failed", "message": "authentication failed"},
+            }
         except (ValueError, TypeError, OverflowError) as exc:
-            return {"id": rid, "ok": False, "error": {"kind": "invalid_params", "message": str(exc)}}
+            return {
+                "id": rid,
+                "ok": False,
+                "error": {"kind": "invalid_params", "message": str(exc)},
+            }
         except Exception as exc:  # a runner never dies on a request
-            return {"id": rid, "ok": False, "error": {"kind": "internal", "message": f"{type(exc).__name__}: {exc}"}}
+            return {
+                "id": rid,
+                "ok": False,
+                "error": {"kind": "internal", "message": f"{type(exc).__name__}: {exc}"},
+            }
 
     def serve(self) -> int:
         out = sys.stdout

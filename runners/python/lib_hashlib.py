@@ -10,11 +10,24 @@ from cbrunner import Derive, Digest, Library, Mac
 
 # catalog id -> hashlib name
 NAMES = {
-    "md5": "md5", "sha1": "sha1", "sha224": "sha224", "sha256": "sha256", "sha384": "sha384",
-    "sha512": "sha512", "sha512-224": "sha512_224", "sha512-256": "sha512_256",
-    "sha3-224": "sha3_224", "sha3-256": "sha3_256", "sha3-384": "sha3_384", "sha3-512": "sha3_512",
-    "blake2b-512": "blake2b", "blake2s-256": "blake2s", "ripemd160": "ripemd160", "sm3": "sm3",
-    "md4": "md4", "whirlpool": "whirlpool",
+    "md5": "md5",
+    "sha1": "sha1",
+    "sha224": "sha224",
+    "sha256": "sha256",
+    "sha384": "sha384",
+    "sha512": "sha512",
+    "sha512-224": "sha512_224",
+    "sha512-256": "sha512_256",
+    "sha3-224": "sha3_224",
+    "sha3-256": "sha3_256",
+    "sha3-384": "sha3_384",
+    "sha3-512": "sha3_512",
+    "blake2b-512": "blake2b",
+    "blake2s-256": "blake2s",
+    "ripemd160": "ripemd160",
+    "sm3": "sm3",
+    "md4": "md4",
+    "whirlpool": "whirlpool",
 }
 XOFS = {"shake128": "shake_128", "shake256": "shake_256"}
 
@@ -54,14 +67,16 @@ def _hmac_sha256(key: bytes, params: dict):
 def _scrypt(password: bytes, salt: bytes, params: dict) -> bytes:
     n, r, p = int(params["n"]), int(params["r"]), int(params["p"])
     maxmem = 128 * r * (n + p + 2) + (1 << 20)  # the default 32 MiB refuses N=2^15..2^17, r=8
-    return hashlib.scrypt(password, salt=salt, n=n, r=r, p=p, maxmem=maxmem,
-                          dklen=int(params["out_len"]))
+    return hashlib.scrypt(
+        password, salt=salt, n=n, r=r, p=p, maxmem=maxmem, dklen=int(params["out_len"])
+    )
 
 
 def _pbkdf2(hash_name: str) -> Derive:
     def derive(password: bytes, salt: bytes, params: dict) -> bytes:
-        return hashlib.pbkdf2_hmac(hash_name, password, salt, int(params["iterations"]),
-                                   int(params["out_len"]))
+        return hashlib.pbkdf2_hmac(
+            hash_name, password, salt, int(params["iterations"]), int(params["out_len"])
+        )
 
     return Derive(derive)
 
