@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import shlex
-from pathlib import Path
 
 import pytest
 
@@ -25,7 +24,7 @@ def examples():
                 if not line.startswith("$ cryptobench ") or "<" in line:
                     continue
                 expected = []
-                for nxt in lines[i + 1:]:
+                for nxt in lines[i + 1 :]:
                     if nxt.startswith("$ "):
                         break
                     expected.append(nxt)
@@ -40,8 +39,20 @@ def test_documented_example_runs(command, expected):
     if args[0] == "run" and "--preset" in args:
         args += ["--runtime", "python"]  # the docs' presets, on the runtime every setup has
     if args[0] == "show":
-        assert cli("run", "--runtime", "python", "--primitive", "md5", "--size", "64",
-                   "--time-per-case", "0.05").returncode == 0
+        assert (
+            cli(
+                "run",
+                "--runtime",
+                "python",
+                "--primitive",
+                "md5",
+                "--size",
+                "64",
+                "--time-per-case",
+                "0.05",
+            ).returncode
+            == 0
+        )
     proc = cli(*args)
     assert proc.returncode == 0, proc.stderr
     if expected:
