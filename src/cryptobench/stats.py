@@ -93,10 +93,11 @@ def trend(values) -> Trend:
 def warmup_end(values, min_kept: int = 10, alpha: float = 0.05, max_drift: float = 0.01):
     """Index of the first batch to keep, or None while the series is still warming up.
 
-    Batches are discarded from the front until the rest shows no *downward* trend that
-    is both significant (Kendall p < ``alpha``) and material (drift beyond ``max_drift``).
-    JIT compilation, cache and frequency warm-up make early batches slow; a series that
-    keeps getting faster is not yet at steady state.
+    Batches are discarded from the front until the rest shows no *downward* trend that is
+    both significant (Kendall p < ``alpha``) and material: a Theil–Sen drift, or a first third
+    slower than the last third, beyond ``max_drift`` of the median. JIT compilation, cache and
+    frequency warm-up make early batches slow; a series that keeps getting faster is not yet at
+    steady state.
     """
     y = np.asarray(values, dtype=float)
     n = len(y)
@@ -104,8 +105,12 @@ def warmup_end(values, min_kept: int = 10, alpha: float = 0.05, max_drift: float
         return None
     step = max(1, min_kept // 2)
     for start in range(0, n - min_kept + 1, step):
-        t = trend(y[start:])
-        if t.drift > -max_drift or t.p_value >= alpha:
+        window = y[start:]
+        t = trend(window)
+        third = max(1, len(window) // 3)
+        med = float(np.median(window))
+        head_tail = (np.median(window[-third:]) - np.median(window[:third])) / med if med else 0
+        if t.p_value >= alpha or min(t.drift, head_tail) > -max_drift:
             return start
     return None
 

@@ -1,0 +1,70 @@
+"""sampling.measure driven by scripted benches and a fake clock: exact, no real timing."""
+
+from __future__ import annotations
+
+import pytest
+
+from cryptobench import sampling
+
+
+class Script:
+    """A bench whose ns/op follows ``profile(batch_index)``; the clock advances by the work."""
+
+    def __init__(self, profile):
+        self.profile, self.calls, self.t, self.index = profile, [], 0.0, 0
+
+    def clock(self) -> float:
+        return self.t
+
+    def __call__(self, iterations, batches, timeout):
+        self.calls.append((iterations, batches, timeout))
+        out = []
+        for _ in range(batches):
+            ns = int(self.profile(self.index) * iterations)
+            self.index += 1
+            self.t += ns / 1e9
+            out.append({"iterations": iterations, "ns": ns})
+        return out
+
+
+def test_fast_op_is_calibrated_to_10ms_batches_and_stops_at_precision():
+    bench = Script(lambda i: 100.0)  # 100 ns/op, perfectly steady
+    m = sampling.measure(bench, sampling.Policy(), False, clock=bench.clock)
+    assert m.iterations == 100_000  # 10 ms / 100 ns
+    assert m.ci.median == 100.0 and m.ci.precision == 0.0
+    assert m.stop_reason == "precision" and len(m.samples) == 10
+    assert not m.slow and m.flags == []
+
+
+def test_warmup_batches_are_discarded_and_recorded():
+    def jit(i):  # calibration batches, then a JIT-like decay from 500 to 100 ns/op
+        return 100.0 + 400.0 * 0.5 ** max(0, i - 8)
+
+    bench = Script(jit)
+    m = sampling.measure(bench, sampling.Policy(budget_s=5), False, clock=bench.clock)
+    kept = [s["ns"] / s["iterations"] for s in m.samples]
+    assert max(kept) < 110 and m.ci.median == pytest.approx(100.0, rel=0.01)
+    assert m.warmup_ns > 0 and len(m.warmup) > 3
+
+
+def test_slow_op_runs_one_iteration_per_batch_with_at_least_ten_samples():
+    bench = Script(lambda i: 50e6 * (1 + 0.05 * (i % 4)))  # 50 ms/op, ±10% noise
+    m = sampling.measure(bench, sampling.Policy(budget_s=0.1), True, clock=bench.clock)
+    assert m.slow and m.iterations == 1 and m.target == 0.03
+    assert len(m.samples) >= 10  # the floor holds past the 0.1 s budget
+    assert all(c[0] == 1 for c in bench.calls)
+
+
+def test_timeouts_scale_with_the_operation_time():
+    bench = Script(lambda i: 2e9)  # a 2-second operation
+    sampling.measure(
+        bench, sampling.Policy(base_timeout_s=1, budget_s=0.1), True, clock=bench.clock
+    )
+    assert all(timeout >= 20 for _, _, timeout in bench.calls[1:])
+
+
+def test_budget_stops_a_noisy_case_and_flags_it():
+    bench = Script(lambda i: 100.0 * (1 + (i * 7919 % 13) / 13))  # ±50% scatter
+    m = sampling.measure(bench, sampling.Policy(budget_s=0.5), False, clock=bench.clock)
+    assert m.stop_reason == "budget"
+    assert any("precision" in f for f in m.flags)
