@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import platform
+import struct
 import sys
 import time
 from collections.abc import Callable
@@ -97,12 +99,13 @@ class Library:
     extra: dict = field(default_factory=dict)
 
 
-def step(nonce: bytes, i: int) -> bytes:
-    """The nonce for message i: a big-endian counter in the last 4 bytes (wrapping)."""
+def stepper(nonce: bytes) -> Callable[[], bytes]:
+    """Successive nonces: a big-endian counter in the last 4 bytes, wrapping (docs/protocol.md)."""
     if not nonce:
-        return nonce
-    tail = (int.from_bytes(nonce[-4:], "big") + i) & 0xFFFFFFFF
-    return nonce[:-4] + tail.to_bytes(4, "big")
+        return lambda: nonce
+    head, base, count = nonce[:-4], int.from_bytes(nonce[-4:], "big"), itertools.count(1)
+    pack = struct.Struct(">I").pack
+    return lambda: head + pack((base + next(count)) & 0xFFFFFFFF)
 
 
 def _hex(inputs: dict, name: str) -> bytes:
@@ -115,9 +118,15 @@ def _hex(inputs: dict, name: str) -> bytes:
         raise Fail("bad_request", f"input {name} is not hex") from None
 
 
-def prepare(spec, op: str, inputs: dict, params: dict) -> tuple[Callable, Callable]:
-    """(first, timed): the verified call with the inputs as sent, and the per-iteration call."""
+def prepare(spec, op: str, inputs: dict, params: dict, bench: bool) -> tuple[Callable, Callable]:
+    """(first, timed): the verified call with the inputs as sent, and the per-iteration call.
+
+    A single-use API refuses a reused-key *bench*; compute ignores fresh_context."""
     fresh = bool(params.get("fresh_context", False))
+    if not getattr(spec, "reuses_key", True) and not fresh:
+        if bench:
+            raise Fail("unsupported", "this library cannot reuse a key/context: fresh_context only")
+        fresh = True
     msg = _hex(inputs, "msg")
     if isinstance(spec, Digest):
         f = spec.make(params)
@@ -152,18 +161,11 @@ def prepare(spec, op: str, inputs: dict, params: dict) -> tuple[Callable, Callab
 
 
 def _cipher(spec, op: str, inputs: dict, fresh: bool):
-    if not spec.reuses_key and not fresh:
-        raise Fail("unsupported", "this library cannot reuse a key/context: fresh_context only")
     key, nonce, msg = _hex(inputs, "key"), _hex(inputs, "nonce"), _hex(inputs, "msg")
     aad = _hex(inputs, "aad")
     ctx = None if fresh else spec.key(key)
     get = (lambda: spec.key(key)) if fresh else (lambda: ctx)
-    counter = [0]
-
-    def next_nonce():
-        counter[0] += 1
-        return step(nonce, counter[0])
-
+    next_nonce = stepper(nonce)
     if isinstance(spec, Stream):
 
         def roundtrip(n):
@@ -277,7 +279,7 @@ class Runner:
             raise Fail(
                 "unsupported", f"{lib.name}/{prim} offers {list(spec.operations)}, not {op!r}"
             )
-        return prepare(spec, op, inputs, params)
+        return prepare(spec, op, inputs, params, req.get("op") == "bench")
 
     def handle(self, req: dict) -> dict:
         op = req.get("op")

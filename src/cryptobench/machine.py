@@ -142,15 +142,16 @@ def git_commit() -> str | None:
 class RunLock:
     """An exclusive lock for the duration of a run: two runs never time at once."""
 
-    def __init__(self, path: Path | None = None):
+    def __init__(self, path: Path | None = None, wait: bool = False):
         self.path = path or lock_path()
+        self.wait = wait
         self.fh = None
 
     def __enter__(self):
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.fh = open(self.path, "a+")  # noqa: SIM115 (held for the run)
         try:
-            fcntl.flock(self.fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(self.fh, fcntl.LOCK_EX | (0 if self.wait else fcntl.LOCK_NB))
         except BlockingIOError:
             self.fh.seek(0)
             holder = self.fh.read().strip() or "?"
