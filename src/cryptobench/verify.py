@@ -194,10 +194,10 @@ class Verifier:
         inputs = {"password": b"cryptobench".hex(), "salt": "00" * (prim.salt_len or 16)}
         params = self.catalog.resolve_params(prim, {}, "hash")
         encoded = self.compute(impl, prim.id, "hash", inputs, params)
-        self._verify_elsewhere(prim, inputs["password"], encoded, params, prefer=impl)
+        self.verify_elsewhere(prim, inputs["password"], encoded, params, prefer=impl)
         return Check(True, f"{passed} known answers; encoded output verifies", passed)
 
-    def _verify_elsewhere(
+    def verify_elsewhere(
         self, prim, password: str, encoded: str, params: dict, prefer: Implementation | None = None
     ) -> list[str]:
         """Verify an encoded hash with every implementation offering verify; return who did."""
@@ -246,7 +246,7 @@ class Verifier:
             return Check(True, f"{kat.detail}; opens {sealer.id}'s seal", kat.vectors), inputs, got
         if op == "hash":
             encoded = self.output_for(impl, prim.id, "hash", inputs, params)
-            who = self._verify_elsewhere(prim, inputs["password"], encoded, params, prefer=impl)
+            who = self.verify_elsewhere(prim, inputs["password"], encoded, params, prefer=impl)
             expected = encoded if impl.primitives[prim.id].takes_salt else None
             return (
                 Check(True, f"{kat.detail}; verified by {', '.join(who)}", kat.vectors),
