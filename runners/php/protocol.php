@@ -1,0 +1,202 @@
+<?php
+
+// Protocol v1 plumbing shared by every library file (docs/protocol.md): errors, the request
+// with typed accessors for inputs and params, the prepared job, batch timing. No crypto here.
+
+declare(strict_types=1);
+
+final class ProtocolError extends Exception
+{
+    public function __construct(public readonly string $kind, string $message)
+    {
+        parent::__construct($message);
+    }
+}
+
+function bad_request(string $m): ProtocolError
+{
+    return new ProtocolError('bad_request', $m);
+}
+
+function unsupported(string $m): ProtocolError
+{
+    return new ProtocolError('unsupported', $m);
+}
+
+function invalid_params(string $m): ProtocolError
+{
+    return new ProtocolError('invalid_params', $m);
+}
+
+function auth_failed(string $m): ProtocolError
+{
+    return new ProtocolError('auth_failed', $m);
+}
+
+function internal_error(string $m): ProtocolError
+{
+    return new ProtocolError('internal', $m);
+}
+
+/** One library file: a name for `impl`, its hello entry, and jobs built from its table. */
+interface Library
+{
+    public function name(): string;
+
+    /** The hello `implementations` entry (library, version, backend, primitives, …). */
+    public function describe(): array;
+
+    /** Validates the request and sets up everything the timed loop needs. */
+    public function prepare(Request $req): Job;
+}
+
+/**
+ * A prepared operation. `once()` is the untimed call and returns the protocol output
+ * (hex string, encoded string or "ok"); `batch(n)` runs n operations between two
+ * hrtime(true) readings and returns the elapsed integer nanoseconds.
+ */
+final class Job
+{
+    public function __construct(public readonly Closure $once, public readonly Closure $batch)
+    {
+    }
+}
+
+/** Keeps the last output of every batch reachable, so no batch is ever dead code. */
+final class Sink
+{
+    public static int $acc = 0;
+
+    public static function keep(mixed $out): void
+    {
+        self::$acc ^= is_string($out) && $out !== '' ? ord($out[0]) : (int) (bool) $out;
+    }
+}
+
+/** A compute/bench request after the framing checks; typed access to inputs and params. */
+final class Request
+{
+    private const HEX_DIGITS = '0123456789abcdefABCDEF';
+
+    public function __construct(
+        public readonly string $primitive,
+        public readonly string $operation,
+        private readonly array $inputs,
+        private readonly array $params,
+        private readonly bool $bench,
+    ) {
+    }
+
+    public function bytes(string $name): string
+    {
+        $v = $this->inputs[$name] ?? null;
+        // strspn, not a regex: PCRE's backtrack limit fails on megabyte inputs.
+        if (!is_string($v) || strlen($v) % 2 !== 0 || strspn($v, self::HEX_DIGITS) !== strlen($v)) {
+            throw bad_request("input $name must be a hex string");
+        }
+        return (string) hex2bin($v);
+    }
+
+    public function text(string $name): string
+    {
+        $v = $this->inputs[$name] ?? null;
+        if (!is_string($v)) {
+            throw bad_request("input $name must be a string");
+        }
+        return $v;
+    }
+
+    /** Rejects every param that is not in $names (fresh_context is always accepted). */
+    public function allowParams(array $names): void
+    {
+        foreach (array_keys($this->params) as $key) {
+            if ($key !== 'fresh_context' && !in_array($key, $names, true)) {
+                throw invalid_params("parameter $key is not understood for $this->primitive");
+            }
+        }
+    }
+
+    public function int(string $name, int $min, int $max): int
+    {
+        if (!array_key_exists($name, $this->params)) {
+            throw bad_request("parameter $name is missing");
+        }
+        $v = $this->params[$name];
+        if (!is_int($v)) {
+            throw is_string($v) && ctype_digits($v)
+                ? invalid_params("$name = $v is out of range")
+                : bad_request("parameter $name must be an integer");
+        }
+        if ($v < $min || $v > $max) {
+            throw invalid_params("$name = $v is outside $min..$max");
+        }
+        return $v;
+    }
+
+    /** An unsigned 64-bit parameter as PHP's signed int (two's complement). */
+    public function u64(string $name): int
+    {
+        $v = $this->params[$name] ?? null;
+        if (is_string($v) && ctype_digits($v) && strlen($v) <= 20) {
+            return decimal_to_u64($v, $name);
+        }
+        return $this->int($name, 0, PHP_INT_MAX);
+    }
+
+    public function fresh(): bool
+    {
+        $v = $this->params['fresh_context'] ?? false;
+        if (!is_bool($v)) {
+            throw bad_request('parameter fresh_context must be a boolean');
+        }
+        return $v;
+    }
+
+    /** For reuses_key: false primitives only fresh_context = true is timed (compute ignores it). */
+    public function requireFresh(): void
+    {
+        if (!$this->fresh() && $this->bench) {
+            throw unsupported("$this->primitive: the API has no reusable key or context; only fresh_context=true");
+        }
+    }
+}
+
+function ctype_digits(string $s): bool
+{
+    return preg_match('/\A[0-9]+\z/', $s) === 1;
+}
+
+/** "18446744073709551615" → -1: a decimal up to 2^64-1 as the same 64 bits in a PHP int. */
+function decimal_to_u64(string $s, string $name): int
+{
+    [$hi, $lo] = [0, 0];
+    foreach (str_split($s) as $digit) {
+        $lo = $lo * 10 + (int) $digit;
+        $hi = $hi * 10 + ($lo >> 32);
+        $lo &= 0xffffffff;
+        if ($hi > 0xffffffff) {
+            throw invalid_params("$name = $s is above 2^64-1");
+        }
+    }
+    return ($hi << 32) | $lo;
+}
+
+/** Splits a nonce into its head and the big-endian counter held in its last 4 bytes. */
+function nonce_counter(string $nonce): array
+{
+    if (strlen($nonce) < 4) {
+        throw invalid_params('nonce is shorter than its 4-byte counter');
+    }
+    return [substr($nonce, 0, -4), unpack('N', substr($nonce, -4))[1]];
+}
+
+/** Runs the untimed call, then `batches` timed batches; the bench result. */
+function run_bench(Job $job, int $iterations, int $batches): array
+{
+    $output = ($job->once)();
+    $samples = [];
+    for ($b = 0; $b < $batches; ++$b) {
+        $samples[] = ['iterations' => $iterations, 'ns' => ($job->batch)($iterations)];
+    }
+    return ['output' => $output, 'samples' => $samples];
+}
