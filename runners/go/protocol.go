@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Error kinds of docs/protocol.md.
+const (
+	kindBadRequest    = "bad_request"
+	kindUnsupported   = "unsupported"
+	kindInvalidParams = "invalid_params"
+	kindAuthFailed    = "auth_failed"
+	kindInternal      = "internal"
+)
+
+// protoError is an error that carries its protocol kind.
+type protoError struct {
+	kind, message string
+}
+
+func (e *protoError) Error() string { return e.kind + ": " + e.message }
+
+func errorf(kind, format string, args ...any) error {
+	return &protoError{kind: kind, message: fmt.Sprintf(format, args...)}
+}
+
+// errAuth is returned by the timed loop too, so it is built once.
+var errAuth = &protoError{kind: kindAuthFailed, message: "authentication failed"}
+
+// kindOf maps any error to a protocol kind; library errors are internal.
+func kindOf(err error) (string, string) {
+	var pe *protoError
+	if errors.As(err, &pe) {
+		return pe.kind, pe.message
+	}
+	return kindInternal, err.Error()
+}
+
+// request is one protocol request: its JSON object, each field type-checked when read.
+type request map[string]json.RawMessage
+
+type errorBody struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+type response struct {
+	ID     any        `json:"id"`
+	OK     bool       `json:"ok"`
+	Result any        `json:"result,omitempty"`
+	Error  *errorBody `json:"error,omitempty"`
+}
+
+// decodeRequest parses one line and its id (nil when the id could not be read).
+func decodeRequest(line []byte) (request, any, error) {
+	var req request
+	if err := json.Unmarshal(line, &req); err != nil || req == nil {
+		return nil, nil, errorf(kindBadRequest, "not a JSON object")
+	}
+	id, err := readID(req["id"])
+	if err != nil {
+		return nil, nil, err
+	}
+	return req, id, nil
+}
+
+// object decodes an optional JSON object field (inputs, params).
+func (r request) object(name string) (map[string]json.RawMessage, error) {
+	raw := r[name]
+	if len(raw) == 0 || string(raw) == "null" {
+		return map[string]json.RawMessage{}, nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return nil, errorf(kindBadRequest, "field %q must be an object", name)
+	}
+	return m, nil
+}
+
+// readID accepts an integer id only.
+func readID(raw json.RawMessage) (any, error) {
+	var n json.Number
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if len(raw) == 0 || dec.Decode(&n) != nil {
+		return nil, errorf(kindBadRequest, "id must be an integer")
+	}
+	v, err := n.Int64()
+	if err != nil {
+		return nil, errorf(kindBadRequest, "id must be an integer")
+	}
+	return v, nil
+}
+
+// stringField decodes a required string field; optional ones may be absent.
+func stringField(raw json.RawMessage, name string, required bool) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		if required {
+			return "", errorf(kindBadRequest, "missing field %q", name)
+		}
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", errorf(kindBadRequest, "field %q must be a string", name)
+	}
+	return s, nil
+}
+
+// positiveField decodes a required positive integer field (iterations, batches).
+func positiveField(raw json.RawMessage, name string) (int, error) {
+	var n int64
+	if err := json.Unmarshal(raw, &n); err != nil || n < 1 || n > 1<<40 {
+		return 0, errorf(kindBadRequest, "field %q must be a positive integer", name)
+	}
+	return int(n), nil
+}
+
+// inputs are the decoded byte-string inputs of a request, plus the encoded string.
+type inputs struct {
+	bytes   map[string][]byte
+	encoded string
+	present map[string]bool
+}
+
+func decodeInputs(raw map[string]json.RawMessage) (inputs, error) {
+	in := inputs{bytes: map[string][]byte{}, present: map[string]bool{}}
+	for name, value := range raw {
+		var s string
+		if err := json.Unmarshal(value, &s); err != nil {
+			return in, errorf(kindBadRequest, "input %q must be a string", name)
+		}
+		in.present[name] = true
+		if name == "encoded" {
+			in.encoded = s
+			continue
+		}
+		b, err := hex.DecodeString(s)
+		if err != nil {
+			return in, errorf(kindBadRequest, "input %q is not hex", name)
+		}
+		in.bytes[name] = b
+	}
+	return in, nil
+}
+
+// get returns a copy of a required byte input, so a library can never alias the request.
+func (in inputs) get(name string) ([]byte, error) {
+	b, ok := in.bytes[name]
+	if !ok {
+		return nil, errorf(kindBadRequest, "missing input %q", name)
+	}
+	return append([]byte{}, b...), nil
+}
+
+func (in inputs) getEncoded() (string, error) {
+	if !in.present["encoded"] {
+		return "", errorf(kindBadRequest, "missing input \"encoded\"")
+	}
+	return in.encoded, nil
+}
