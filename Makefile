@@ -11,7 +11,9 @@ setup:
 bench: setup
 	@mkdir -p $(OUT)
 	$(CB) run --preset default; status=$$?; \
-	  $(CB) show last --format markdown --output $(OUT)/default.md; exit $$status
+	  $(CB) show last --format markdown --output $(OUT)/default.md; \
+	  report=$$($(CB) report last --html $(OUT)/report.html) && echo "HTML report: $$report"; \
+	  exit $$status
 
 quick: setup
 	$(CB) run --preset quick

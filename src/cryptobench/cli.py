@@ -234,6 +234,7 @@ def _output(doc: dict, fmt: str, output: str | None, show_precision: bool) -> No
 @click.option("--seed", type=int, default=None)
 @click.option("--timeout", type=float, default=60.0, help="base seconds for one answer")
 @click.option("--show-precision", is_flag=True)
+@click.option("--wait", is_flag=True, help="wait for another run to finish instead of failing")
 @guarded
 def run(
     preset,
@@ -252,6 +253,7 @@ def run(
     seed,
     timeout,
     show_precision,
+    wait,
 ):
     """Verify and measure: a preset (default: `default`) or the primitives named."""
     from .progress import Progress
@@ -292,7 +294,7 @@ def run(
         base_timeout_s=timeout,
     )
     seed = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
-    with machine.RunLock():
+    with machine.RunLock(wait=wait):
         run_doc = results.new_run(
             shlex.join(["cryptobench", *sys.argv[1:]]),
             chosen.name if chosen else None,
@@ -356,3 +358,6 @@ def show(run_ref, db, fmt, output, show_precision):
 
 if __name__ == "__main__":
     main()
+
+
+from . import cli_reports  # noqa: E402,F401  (registers report/compare/import/export)

@@ -1,0 +1,193 @@
+#!/usr/bin/env node
+// Fidelity check of the Node runner (not a test): the same calls the runner
+// times, timed by tinybench in this process, alternately with `cryptobench run`
+// on the same case, plus the runner's batch method run in this process; prints
+// all three and the ratios. Target: within 5%.
+//
+//   bench/vs-tinybench [--rounds 5] [--time 1]      (seconds per measurement)
+
+import { spawnSync } from "node:child_process";
+import crypto from "node:crypto";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { Bench } from "tinybench";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const NOBLE = join(ROOT, "runners/node/node_modules/@noble/hashes/sha2.js");
+
+const { values: opts } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "5" },
+    time: { type: "string", default: "1" },
+  },
+});
+const ROUNDS = Number(opts.rounds);
+const SECONDS = Number(opts.time);
+
+function cryptobenchExe() {
+  if (process.env.CRYPTOBENCH) return process.env.CRYPTOBENCH;
+  const venv = join(ROOT, ".venv/bin/cryptobench");
+  return existsSync(venv) ? venv : "cryptobench";
+}
+
+// The runner's own calls (runners/node/lib_crypto.js, lib_noble.js), on the
+// same library copies, so both tools time identical code.
+async function cases() {
+  if (!existsSync(NOBLE)) throw new Error("runners/node is not built: run `make setup`");
+  const { sha256 } = await import(NOBLE);
+  const kib = crypto.randomBytes(1024);
+  const small = crypto.randomBytes(64);
+  return [
+    {
+      impl: "node/crypto",
+      size: 1024,
+      fn: () => crypto.hash("sha256", kib, "buffer"),
+    },
+    { impl: "node/noble", size: 64, fn: () => sha256(small) },
+  ];
+}
+
+// tinybench: per-call latencies after its own warm-up and timer-overhead correction.
+function tinybench(c) {
+  const bench = new Bench({
+    time: SECONDS * 1000,
+    warmupTime: 250,
+    timestampProvider: "hrtimeNow",
+    subtractTimerOverhead: true,
+  });
+  let sink = 0;
+  bench.add(c.impl, () => {
+    sink ^= c.fn()[0];
+  });
+  bench.runSync();
+  const r = bench.tasks[0].result;
+  if (sink === 0.5) console.error(sink); // keeps `sink` observable
+  return { p50: r.latency.p50 * 1e6, mean: r.latency.mean * 1e6 };
+}
+
+const LOCKED = /another cryptobench run holds/;
+
+// Runs `cryptobench run` on one case; waits (up to 15 min) while another run holds the lock.
+function runCryptobench(args) {
+  const deadline = Date.now() + 15 * 60 * 1000;
+  for (;;) {
+    const r = spawnSync(cryptobenchExe(), args, {
+      encoding: "utf8",
+      maxBuffer: 1 << 28,
+    });
+    if (r.error) throw r.error;
+    if (r.status === 0) return r.stdout;
+    if (!LOCKED.test(r.stderr) || Date.now() > deadline) {
+      throw new Error(
+        `cryptobench ${args.join(" ")} exited ${r.status}: ${r.stderr.trim().split("\n").pop()}`,
+      );
+    }
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5000);
+  }
+}
+
+function cryptobench(c, db) {
+  const args = ["run", "--impl", c.impl, "--primitive", "sha256", "--size", String(c.size)];
+  args.push("--time-per-case", String(SECONDS), "--format", "json", "--db", db);
+  const doc = JSON.parse(runCryptobench(args));
+  const found = (doc.cases ?? doc.results ?? []).find(
+    (x) => x.implementation === c.impl && x.status === "ok",
+  );
+  if (!found) throw new Error(`cryptobench returned no ok case for ${c.impl}`);
+  return { median: found.median_ns, warmup: found.warmup_ns };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+// The runner's method in this process: ~10 ms batches, median ns/op. Beside
+// tinybench it separates a difference of method (per-call p50 vs batch median)
+// from a cost of the harness (another process, the protocol, a shared loop).
+function plainLoop(c) {
+  let iterations = 1;
+  let sink = 0;
+  const batch = () => {
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < iterations; i++) sink ^= c.fn()[0];
+    return Number(process.hrtime.bigint() - t0);
+  };
+  while (batch() < 1e7) iterations *= 2;
+  const deadline = Date.now() + SECONDS * 1000;
+  const perOp = [];
+  while (Date.now() < deadline) perOp.push(batch() / iterations);
+  if (sink === 0.5) console.error(sink);
+  return median(perOp);
+}
+
+function round(c, r, db) {
+  // Alternate which tool goes first, so drift in machine state favours neither.
+  if (r % 2 === 0) {
+    const t = tinybench(c);
+    const loop = plainLoop(c);
+    return { t, loop, cb: cryptobench(c, db) };
+  }
+  const cb = cryptobench(c, db);
+  const loop = plainLoop(c);
+  return { t: tinybench(c), loop, cb };
+}
+
+const HEADER = [
+  "case",
+  "tinybench p50 ns",
+  "tinybench mean ns",
+  "in-process 10 ms batches, median ns",
+  "cryptobench median ns",
+  "cb / tinybench p50",
+  "cb / tinybench mean",
+  "cb / in-process",
+];
+
+function report(c, rows) {
+  const tb = median(rows.map((x) => x.t.p50));
+  const tbMean = median(rows.map((x) => x.t.mean));
+  const loop = median(rows.map((x) => x.loop));
+  const cb = median(rows.map((x) => x.cb.median));
+  const cells = [tb, tbMean, loop, cb].map((v) => v.toFixed(1));
+  const ratios = [cb / tb, cb / tbMean, cb / loop].map((v) => v.toFixed(3));
+  console.log(`| ${c.impl} sha256 ${c.size} B | ${[...cells, ...ratios].join(" | ")} |`);
+  const per = rows.map((x) => [x.t.p50, x.loop, x.cb.median].map((v) => v.toFixed(0)).join("/"));
+  console.error(`  ${c.impl} per round (tinybench p50 / in-process / cryptobench): ${per.join(" ")}`);
+}
+
+// Batch timings include time the OS gives to other processes; per-call p50s mostly do not.
+function warnIfBusy() {
+  const load = loadavg()[0];
+  const cores = availableParallelism();
+  const note =
+    load > cores * 0.5 ? " — busy machine: batch medians include preemption, ratios are not meaningful" : "";
+  console.log(`load average ${load.toFixed(2)} on ${cores} cores${note}`);
+}
+
+async function main() {
+  const db = join(mkdtempSync(join(tmpdir(), "vs-tinybench-")), "results.sqlite");
+  try {
+    const all = await cases();
+    console.log(`node ${process.versions.node}, ${ROUNDS} alternating rounds, ${SECONDS} s each`);
+    warnIfBusy();
+    console.log(`| ${HEADER.join(" | ")} |`);
+    console.log(`|---|${"---:|".repeat(HEADER.length - 1)}`);
+    for (const c of all) {
+      const rows = [];
+      for (let r = 0; r < ROUNDS; r++) rows.push(round(c, r, db));
+      report(c, rows);
+    }
+    warnIfBusy();
+  } finally {
+    rmSync(join(db, ".."), { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(`vs-tinybench: ${err.message}`);
+  process.exit(1);
+});

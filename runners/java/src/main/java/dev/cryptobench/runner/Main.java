@@ -1,0 +1,107 @@
+package dev.cryptobench.runner;
+
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/** The cryptobench runner for the JVM: protocol v1 over stdin/stdout (docs/protocol.md). */
+public final class Main {
+  private static final Gson GSON =
+      new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
+  private static final List<Library> LIBRARIES = List.of(new JdkLibrary(), new BcLibrary());
+
+  private Main() {}
+
+  public static void main(String[] args) throws IOException {
+    PrintStream protocol =
+        new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
+    System.setOut(System.err); // nothing but protocol messages may reach stdout
+    BufferedReader requests =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    String line;
+    while ((line = requests.readLine()) != null) {
+      protocol.print(GSON.toJson(answer(line)));
+      protocol.print('\n');
+      protocol.flush();
+    }
+  }
+
+  /** One response for one request line; never throws. */
+  static JsonObject answer(String line) {
+    Long id = null;
+    try {
+      JsonObject json = Request.json(line);
+      id = Request.id(json);
+      return Request.ok(id, handle(Request.parse(id, json)));
+    } catch (Exception | StackOverflowError | OutOfMemoryError e) {
+      RunnerException mapped = Errors.classify(e);
+      return Request.error(id, mapped.kind, mapped.getMessage());
+    }
+  }
+
+  private static JsonObject handle(Request request) throws Exception {
+    switch (request.op) {
+      case "hello":
+        return Hello.build(LIBRARIES);
+      case "compute":
+        return compute(request, false);
+      case "bench":
+        return compute(request, true);
+      default:
+        throw RunnerException.badRequest("unknown op " + request.op);
+    }
+  }
+
+  private static JsonObject compute(Request request, boolean bench) throws Exception {
+    Op op = resolve(request).prepare(request.primitive(), request.inputs());
+    JsonObject result = new JsonObject();
+    byte[] output;
+    if (bench) {
+      JsonArray samples = new JsonArray();
+      output = Bench.run(op, request.count("iterations"), request.count("batches"), samples);
+      result.add("samples", samples);
+    } else {
+      output = op.call();
+    }
+    JsonElement encoded =
+        GSON.toJsonTree(
+            Primitive.textOutput(request.operation())
+                ? new String(output, StandardCharsets.UTF_8)
+                : Hex.encode(output));
+    result.add("output", encoded);
+    return result;
+  }
+
+  private static Primitive resolve(Request request) throws RunnerException {
+    String impl = request.impl();
+    String name = request.primitive();
+    request.operation(); // a missing operation is a bad_request before anything else
+    Library library = null;
+    for (Library candidate : LIBRARIES) {
+      if (candidate.id().equals(impl)) {
+        library = candidate;
+      }
+    }
+    if (library == null && !(impl == null && name.equals("noop"))) {
+      throw RunnerException.unsupported("no implementation " + impl + " here");
+    }
+    if (name.equals("noop")) {
+      return Noop.PRIMITIVE;
+    }
+    Primitive primitive = library.table().get(name);
+    if (primitive == null) {
+      throw RunnerException.unsupported(name + " is not offered by " + impl);
+    }
+    return primitive;
+  }
+}

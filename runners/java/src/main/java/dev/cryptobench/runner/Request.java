@@ -1,0 +1,148 @@
+package dev.cryptobench.runner;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import com.google.gson.Strictness;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+import java.io.IOException;
+import java.io.StringReader;
+import java.math.BigDecimal;
+
+/** One request line, read field by field so that a bad field gets a bad_request answer. */
+final class Request {
+  final Long id;
+  final String op;
+  private final JsonObject json;
+  private String impl;
+  private String primitive;
+  private String operation;
+
+  private Request(Long id, JsonObject json) throws RunnerException {
+    this.id = id;
+    this.json = json;
+    this.op = string("op", true);
+  }
+
+  /** The request's object; bad_request (answered with a null id) when the line is not one. */
+  static JsonObject json(String line) throws RunnerException {
+    try (JsonReader reader = new JsonReader(new StringReader(line))) {
+      reader.setStrictness(Strictness.STRICT);
+      JsonElement element = JsonParser.parseReader(reader);
+      if (reader.peek() != JsonToken.END_DOCUMENT) {
+        throw RunnerException.badRequest("trailing data after the JSON object");
+      }
+      if (!element.isJsonObject()) {
+        throw RunnerException.badRequest("a request must be a JSON object");
+      }
+      return element.getAsJsonObject();
+    } catch (JsonParseException | IOException | IllegalStateException e) {
+      throw RunnerException.badRequest("not JSON: " + e.getMessage());
+    }
+  }
+
+  /** The integer id, or null when it is missing or not an integer. */
+  static Long id(JsonObject json) {
+    JsonElement id = json.get("id");
+    if (id == null || !id.isJsonPrimitive() || !id.getAsJsonPrimitive().isNumber()) {
+      return null;
+    }
+    try {
+      return new BigDecimal(id.getAsString()).longValueExact();
+    } catch (ArithmeticException | NumberFormatException e) {
+      return null;
+    }
+  }
+
+  static Request parse(Long id, JsonObject json) throws RunnerException {
+    if (id == null) {
+      throw RunnerException.badRequest("id is missing or not an integer");
+    }
+    return new Request(id, json);
+  }
+
+  String impl() throws RunnerException {
+    if (impl == null) {
+      impl = string("impl", false);
+    }
+    return impl;
+  }
+
+  String primitive() throws RunnerException {
+    if (primitive == null) {
+      primitive = string("primitive", true);
+    }
+    return primitive;
+  }
+
+  String operation() throws RunnerException {
+    if (operation == null) {
+      operation = string("operation", true);
+    }
+    return operation;
+  }
+
+  Inputs inputs() throws RunnerException {
+    return Inputs.parse(operation(), object("inputs"), object("params"), op.equals("bench"));
+  }
+
+  /** A positive integer field (iterations, batches). */
+  int count(String name) throws RunnerException {
+    JsonElement value = json.get(name);
+    try {
+      long n = new BigDecimal(value.getAsJsonPrimitive().getAsString()).longValueExact();
+      if (value.getAsJsonPrimitive().isNumber() && n >= 1 && n <= Integer.MAX_VALUE) {
+        return (int) n;
+      }
+    } catch (RuntimeException e) {
+      // answered below
+    }
+    throw RunnerException.badRequest(name + " must be a positive integer");
+  }
+
+  private String string(String name, boolean required) throws RunnerException {
+    JsonElement value = json.get(name);
+    if (value == null || value.isJsonNull()) {
+      if (required) {
+        throw RunnerException.badRequest(name + " is missing");
+      }
+      return null;
+    }
+    if (!value.isJsonPrimitive() || !value.getAsJsonPrimitive().isString()) {
+      throw RunnerException.badRequest(name + " must be a string");
+    }
+    return value.getAsString();
+  }
+
+  private JsonObject object(String name) throws RunnerException {
+    JsonElement value = json.get(name);
+    if (value == null || value.isJsonNull()) {
+      return new JsonObject();
+    }
+    if (!value.isJsonObject()) {
+      throw RunnerException.badRequest(name + " must be an object");
+    }
+    return value.getAsJsonObject();
+  }
+
+  static JsonObject ok(Long id, JsonObject result) {
+    JsonObject response = new JsonObject();
+    response.addProperty("id", id);
+    response.addProperty("ok", true);
+    response.add("result", result);
+    return response;
+  }
+
+  static JsonObject error(Long id, String kind, String message) {
+    JsonObject error = new JsonObject();
+    error.addProperty("kind", kind);
+    error.addProperty("message", message == null ? kind : message);
+    JsonObject response = new JsonObject();
+    response.addProperty("id", id);
+    response.addProperty("ok", false);
+    response.add("error", error);
+    return response;
+  }
+}

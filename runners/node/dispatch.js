@@ -1,0 +1,73 @@
+// Request -> response: hello, compute and bench over the loaded libraries.
+
+import { digest } from "./entries.js";
+import { hello } from "./hello.js";
+import { prepare } from "./operations.js";
+import {
+  badRequest,
+  checkWork,
+  decodeInputs,
+  errorResponse,
+  parseLine,
+  toHex,
+  unsupported,
+} from "./protocol.js";
+import { bench } from "./timing.js";
+
+// noop: the message length as an 8-byte big-endian integer, written into one
+// preallocated buffer, so its ns/op is this runner's dispatch + loop + call cost.
+const NOOP = digest(() => {
+  const out = Buffer.alloc(8);
+  return (msg) => {
+    out.writeUInt32BE(msg.length, 4);
+    return out;
+  };
+});
+
+function findRow(libraries, { impl, primitive }) {
+  if (impl !== undefined && !libraries.has(impl))
+    throw unsupported(`no implementation ${impl} in this runner`);
+  if (primitive === "noop") return NOOP;
+  if (impl === undefined) throw badRequest("impl is required for primitives other than noop");
+  const lib = libraries.get(impl);
+  if (lib.skipped) throw unsupported(`${impl} is not available: ${lib.skipped}`);
+  if (!Object.hasOwn(lib.table, primitive)) throw unsupported(`${impl} does not offer ${primitive}`);
+  return lib.table[primitive];
+}
+
+const encode = (out) => (typeof out === "string" ? out : toHex(out));
+
+async function work(libraries, req) {
+  const w = checkWork(req);
+  const inputs = decodeInputs(w.inputs);
+  const row = findRow(libraries, w);
+  const op = await prepare(row, w.primitive, w.operation, inputs, w.params, {
+    compute: req.op === "compute",
+  });
+  const output = encode(await op.first());
+  if (req.op === "compute") return { output };
+  const samples = await bench(op, w.iterations, w.batches);
+  return { output, samples };
+}
+
+async function answer(libraries, id, req) {
+  switch (req.op) {
+    case "hello":
+      return hello(libraries);
+    case "compute":
+    case "bench":
+      return work(libraries, req);
+    default:
+      throw badRequest(`unknown op ${JSON.stringify(req.op)}`);
+  }
+}
+
+export async function handleLine(libraries, line) {
+  const { id, request, error } = parseLine(line);
+  if (error) return errorResponse(id, error);
+  try {
+    return { id, ok: true, result: await answer(libraries, id, request) };
+  } catch (err) {
+    return errorResponse(id, err);
+  }
+}

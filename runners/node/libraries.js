@@ -1,0 +1,53 @@
+// The implementations this runner hosts. Each lib_*.js is imported only when
+// its packages suit this Node; one that cannot load is listed in hello with no
+// primitives and the reason in its notes, and its requests are `unsupported`.
+
+import { engineProblem } from "./packages.js";
+
+const LIBRARIES = [
+  { library: "crypto", module: "./lib_crypto.js", packages: [] },
+  { library: "hash-wasm", module: "./lib_hashwasm.js", packages: ["hash-wasm"] },
+  { library: "noble", module: "./lib_noble.js", packages: ["@noble/hashes", "@noble/ciphers"] },
+  { library: "bcryptjs", module: "./lib_bcryptjs.js", packages: ["bcryptjs"] },
+];
+
+function problemOf(spec) {
+  for (const name of spec.packages) {
+    let problem;
+    try {
+      problem = engineProblem(name);
+    } catch {
+      return `${name} is not installed (run make setup)`;
+    }
+    if (problem) return problem;
+  }
+  return null;
+}
+
+function skipped(spec, reason) {
+  return {
+    library: spec.library,
+    version: "",
+    backend: { name: "", version: "" },
+    notes: `skipped: ${reason}`,
+    table: {},
+    skipped: reason,
+  };
+}
+
+async function loadOne(spec) {
+  const problem = problemOf(spec);
+  if (problem) return skipped(spec, problem);
+  try {
+    const mod = await import(spec.module);
+    return mod.load();
+  } catch (err) {
+    return skipped(spec, `cannot load: ${err.message}`);
+  }
+}
+
+// Returns a Map library id -> {library, version, backend, code_path, notes, table}.
+export async function loadLibraries() {
+  const loaded = await Promise.all(LIBRARIES.map(loadOne));
+  return new Map(loaded.map((lib) => [lib.library, lib]));
+}

@@ -1,0 +1,166 @@
+// Turns a dispatch-table row and a request into a prepared operation
+// {first, call, step, async}: `first` is the untimed, verified call (inputs
+// exactly as sent), `call` the timed one, `step` advances the nonce/counter
+// before each timed call (docs/protocol.md, "Nonce stepping").
+
+import { SHAPES } from "./entries.js";
+import { badRequest, internal, invalidParams, unsupported } from "./protocol.js";
+
+function need(inputs, names) {
+  for (const name of names) {
+    if (inputs[name] === undefined) throw badRequest(`missing input ${name}`);
+  }
+}
+
+// Validates params against the row's spec; fresh_context is always accepted.
+function checkParams(row, params) {
+  const out = { fresh_context: false };
+  for (const [name, value] of Object.entries(params)) {
+    if (name === "fresh_context") {
+      if (typeof value !== "boolean") throw invalidParams("fresh_context must be a boolean");
+      out.fresh_context = value;
+    } else if (row.params[name]) {
+      out[name] = row.params[name](name, value);
+    } else {
+      throw invalidParams(`parameter ${name} is not understood here`);
+    }
+  }
+  for (const name of Object.keys(row.params)) {
+    if (out[name] === undefined && name !== "aad_len") {
+      throw invalidParams(`missing parameter ${name}`);
+    }
+  }
+  return out;
+}
+
+// Big-endian increment of the last 4 bytes, wrapping (the nonce counter).
+function stepper(buf) {
+  const at = buf.length - 4;
+  return () => buf.writeUInt32BE((buf.readUInt32BE(at) + 1) >>> 0, at);
+}
+
+function checkShape(primitive, inputs) {
+  const shape = SHAPES[primitive];
+  if (!shape) return;
+  if (inputs.key.length !== shape.key) {
+    throw invalidParams(`${primitive} takes a ${shape.key}-byte key, got ${inputs.key.length}`);
+  }
+  if (inputs.nonce.length !== shape.nonce) {
+    throw invalidParams(`${primitive} takes a ${shape.nonce}-byte nonce, got ${inputs.nonce.length}`);
+  }
+}
+
+// Keyed rows: the context is built once, or per message with fresh_context.
+function context(row, key, fresh) {
+  if (!fresh && !row.reusesKey) {
+    throw unsupported("this API cannot reuse a key across messages: only fresh_context=true");
+  }
+  if (fresh) return () => row.make(key);
+  const ctx = row.make(key);
+  return () => ctx;
+}
+
+async function prepareDigest(row, inputs, params) {
+  need(inputs, ["msg"]);
+  const fn = await row.make(params);
+  const { msg } = inputs;
+  const call = () => fn(msg);
+  return { first: call, call, step: null, async: false };
+}
+
+async function prepareMac(row, inputs, params) {
+  need(inputs, ["key", "msg"]);
+  const { key, msg } = inputs;
+  if (params.fresh_context) {
+    const call = () => row.oneShot(key, msg);
+    return { first: call, call, step: null, async: row.asyncFresh };
+  }
+  if (!row.reusesKey) {
+    throw unsupported("this API cannot reuse a key across messages: only fresh_context=true");
+  }
+  const fn = await row.keyed(key);
+  const call = () => fn(msg);
+  return { first: call, call, step: null, async: false };
+}
+
+function sameBytes(a, b) {
+  return Buffer.from(a.buffer, a.byteOffset, a.length).equals(b);
+}
+
+function prepareCipher(row, primitive, operation, inputs, params) {
+  need(inputs, ["key", "nonce", "msg"]);
+  checkShape(primitive, inputs);
+  const ctx = context(row, inputs.key, params.fresh_context);
+  const nonce = Buffer.from(inputs.nonce);
+  const { msg } = inputs;
+  const encrypt = () => ctx().encrypt(nonce, msg);
+  if (operation === "encrypt") {
+    return { first: encrypt, call: encrypt, step: stepper(nonce), async: false };
+  }
+  const first = () => {
+    const ct = encrypt();
+    if (!sameBytes(ctx().decrypt(nonce, ct), msg)) throw internal("decrypt did not give msg back");
+    return ct;
+  };
+  const call = () => ctx().decrypt(nonce, encrypt());
+  return { first, call, step: stepper(nonce), async: false };
+}
+
+function prepareAead(row, primitive, operation, inputs, params) {
+  need(inputs, ["key", "nonce", "msg"]);
+  checkShape(primitive, inputs);
+  const { msg } = inputs;
+  const aad = inputs.aad ?? Buffer.alloc(0); // absent means empty
+  if (params.aad_len !== undefined && params.aad_len !== aad.length) {
+    throw invalidParams(`aad_len ${params.aad_len} differs from the aad sent (${aad.length} bytes)`);
+  }
+  const ctx = context(row, inputs.key, params.fresh_context);
+  const nonce = Buffer.from(inputs.nonce);
+  if (operation === "open") {
+    const call = () => ctx().open(nonce, aad, msg);
+    return { first: call, call, step: null, async: false };
+  }
+  const seal = () => ctx().seal(nonce, aad, msg);
+  if (operation === "seal") return { first: seal, call: seal, step: stepper(nonce), async: false };
+  const first = () => {
+    const ct = seal();
+    if (!sameBytes(ctx().open(nonce, aad, ct), msg)) throw internal("open did not give msg back");
+    return ct;
+  };
+  const call = () => ctx().open(nonce, aad, seal());
+  return { first, call, step: stepper(nonce), async: false };
+}
+
+const PASSWORD_INPUTS = {
+  hash: ["password", "salt"],
+  verify: ["password", "encoded"],
+  derive: ["password", "salt"],
+};
+
+async function preparePassword(row, operation, inputs, params) {
+  need(inputs, PASSWORD_INPUTS[operation]);
+  const call = await row.ops[operation](inputs, params);
+  return { first: call, call, step: null, async: row.async };
+}
+
+// `compute` ignores fresh_context (docs/protocol.md): a row that cannot reuse
+// a key computes through its per-message path whatever was sent.
+export async function prepare(row, primitive, operation, inputs, rawParams, { compute = false } = {}) {
+  if (!row.operations.includes(operation)) {
+    throw unsupported(`${primitive}/${operation} is not offered`);
+  }
+  const params = checkParams(row, rawParams);
+  if (compute && row.reusesKey === false) params.fresh_context = true;
+  switch (row.kind) {
+    case "digest":
+      return prepareDigest(row, inputs, params);
+    case "mac":
+      return prepareMac(row, inputs, params);
+    case "cipher":
+      return prepareCipher(row, primitive, operation, inputs, params);
+    case "aead":
+      return prepareAead(row, primitive, operation, inputs, params);
+    default:
+      return preparePassword(row, operation, inputs, params);
+  }
+}

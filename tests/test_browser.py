@@ -1,0 +1,158 @@
+"""The HTML report in a real browser: Debian's headless Chromium driven by Playwright.
+
+Never downloads a browser: it launches /usr/bin/chromium (installed by `make setup` from
+scripts/apt-core.txt) and is skipped, with the reason, where that is missing. A screenshot is
+kept in the test's tmp folder and copied to out/report-screenshot.png for people to look at.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cryptobench.report import html as html_report
+
+from .conftest import ROOT
+from .fakes.results_docs import HOSTILE, SCRIPT_BREAK, hostile_doc, make_doc
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ID_B = "0b1b2c3d-0000-4000-8000-000000000002"
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="/usr/bin/chromium missing (Debian package chromium)"
+)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright not installed")
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+class Page:
+    """A report opened in a fresh page, with every console message and dialog recorded."""
+
+    def __init__(self, browser, path: Path):
+        self.page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        self.messages: list[str] = []
+        self.dialogs: list[str] = []
+        self.page.on("console", lambda m: self.messages.append(f"{m.type}: {m.text}"))
+        self.page.on("pageerror", lambda e: self.messages.append(f"pageerror: {e}"))
+        self.page.on("dialog", self._dialog)
+        self.page.goto(path.as_uri())
+        self.page.wait_for_selector("body[data-tables]", timeout=30_000)
+
+    def _dialog(self, dialog):
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def errors(self) -> list[str]:
+        return [m for m in self.messages if m.startswith(("error", "pageerror", "warning"))]
+
+    def js(self, script: str, arg=None):
+        return self.page.evaluate(script, arg)
+
+
+def open_report(browser, tmp_path: Path, docs, name: str) -> Page:
+    path = tmp_path / name
+    html_report.write(path, docs)
+    return Page(browser, path)
+
+
+SERIES = """() => [...document.querySelectorAll('.js-plotly-plot')].map(el => ({
+    id: el.id,
+    traces: el.data.map(t => [t.name, t.x.length]),
+    drawn: el.querySelectorAll('.scatterlayer .point, .barlayer .point').length,
+}))"""
+
+COLUMN = """([table, heading]) => {
+    const t = document.getElementById(table);
+    const i = [...t.tHead.rows[0].cells].findIndex(c => c.textContent === heading);
+    return [...t.tBodies[0].rows].map(r => r.cells[i].getAttribute('data-order'));
+}"""
+
+
+def test_report_charts_tables_and_sorting(browser, tmp_path):
+    slower = {("go/stdlib", "sha256"): 1.1}
+    docs = [make_doc(), make_doc(run_id=ID_B, cpu="Other CPU 9000", seed=2, speed=slower)]
+    page = open_report(browser, tmp_path, docs, "two-runs.html")
+    assert page.errors() == [] and page.dialogs == []
+    assert page.js("() => document.body.dataset.tables") == "ready"
+
+    charts = page.js(SERIES)
+    assert [c["id"] for c in charts] == [f"cb-chart-{i}" for i in range(1, 7)]
+    sha, fit, gcm, _, argon, scrypt = charts
+    a, b = "0a1b2c3d on Fake CPU 3000", "0b1b2c3d on Other CPU 9000"
+    expected = [[f"{impl} · {run}", 3] for impl in ("go/stdlib", "rust/ring") for run in (a, b)]
+    assert sha["traces"] == expected and gcm["traces"] == expected
+    assert sha["drawn"] == 12  # every point is drawn, none off a log axis
+    assert [n for _, n in fit["traces"]] == [1, 1, 1, 1] and fit["drawn"] == 4
+    assert argon["drawn"] == scrypt["drawn"] == 4  # 2 implementations × 2 runs, one bar each
+
+    column = ("table-hash", "median (ns/op)")
+    before = [float(x) for x in page.js(COLUMN, column)]
+    assert len(before) == 12 and before != sorted(before)  # as measured: by run, impl, size
+    header = page.page.locator("#table-hash thead th", has_text="median (ns/op)")
+    header.click()
+    page.page.wait_for_selector("#table-hash thead th[aria-sort=ascending]")
+    up = [float(x) for x in page.js(COLUMN, column)]
+    assert up == sorted(before)
+    header.click()
+    page.page.wait_for_selector("#table-hash thead th[aria-sort=descending]")
+    down = [float(x) for x in page.js(COLUMN, column)]
+    assert down == sorted(up, reverse=True)
+
+    search = page.page.locator("#table-hash").locator(
+        "xpath=ancestor::div[contains(@class,'dt-container')]//input[@type='search']"
+    )
+    search.fill("rust/ring")
+    shown = page.js(COLUMN, ("table-hash", "implementation"))
+    assert len(shown) == 6
+    page.page.locator("#table-hash tbody tr").first.wait_for()
+    texts = page.page.locator("#table-hash tbody tr td:nth-child(2)").all_inner_texts()
+    assert set(texts) == {"rust/ring"}
+    search.fill("")
+
+    shot = tmp_path / "report-screenshot.png"
+    page.page.evaluate("() => window.scrollTo(0, 0)")
+    page.page.screenshot(path=str(shot))
+    (ROOT / "out").mkdir(exist_ok=True)
+    shutil.copyfile(shot, ROOT / "out" / "report-screenshot.png")
+    assert page.errors() == []
+
+
+def test_hostile_names_render_as_text_and_run_nothing(browser, tmp_path):
+    page = open_report(browser, tmp_path, hostile_doc(), "hostile.html")
+    assert page.errors() == [] and page.dialogs == []
+    assert page.js("() => window.__pwned") is None
+    assert page.js("() => document.querySelectorAll('img').length") == 0
+    text = page.js("() => document.body.innerText")
+    assert HOSTILE in text and SCRIPT_BREAK in text  # shown, as text
+    legend = page.js("() => document.querySelector('#cb-chart-1 .legend').textContent")
+    assert f"go/{HOSTILE}" in legend
+    assert page.js(SERIES)[0]["drawn"] == 6  # the JSON block survived the hostile names
+    page.page.screenshot(path=str(tmp_path / "hostile.png"))
+
+    # defence in depth: markup injected past the escaping still runs nothing (the CSP)
+    page.js(
+        "(html) => { document.body.insertAdjacentHTML('beforeend', html); }",
+        '<img src=x onerror="window.__pwned=3"><div onclick="window.__pwned=4" id=evil>x</div>',
+    )
+    page.page.locator("#evil").click()
+    page.page.wait_for_timeout(200)
+    assert page.js("() => window.__pwned") is None
+    assert page.dialogs == []
