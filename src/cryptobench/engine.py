@@ -138,6 +138,8 @@ def measure_noop(ctx: RunContext, case: Case) -> dict:
         library_version="",
         backend="",
         family="noop",
+        throughput_mb_s=None,  # the loop's overhead per call, not a throughput
+        cycles_per_byte=None,
     )
     return res
 
