@@ -68,3 +68,9 @@ def test_budget_stops_a_noisy_case_and_flags_it():
     m = sampling.measure(bench, sampling.Policy(budget_s=0.5), False, clock=bench.clock)
     assert m.stop_reason == "budget"
     assert any("precision" in f for f in m.flags)
+
+
+def test_one_cold_first_call_does_not_make_a_fast_op_slow():
+    bench = Script(lambda i: 20e6 if i == 0 else 1000.0)  # first call 20 ms (cold), then 1 µs
+    m = sampling.measure(bench, sampling.Policy(), False, clock=bench.clock)
+    assert not m.slow and m.iterations == 10_000 and m.ci.median == 1000.0

@@ -356,8 +356,7 @@ def show(run_ref, db, fmt, output, show_precision):
     _output(results.document(run_doc, stored), fmt, output, show_precision)
 
 
+from . import cli_reports  # noqa: E402,F401  (registers report/compare/import/export)
+
 if __name__ == "__main__":
     main()
-
-
-from . import cli_reports  # noqa: E402,F401  (registers report/compare/import/export)

@@ -1,15 +1,17 @@
 //! The two cases bench/vs-criterion compares: rust/ring sha256 digest of 1 KiB and
 //! rust/rustcrypto aes-128-gcm seal of 8 KiB, written the way the runner calls them
 //! (one-shot digest; a key set up once, out-of-place seal with a nonce stepped per message).
+use aes_gcm::Aes128Gcm;
 use aes_gcm::aead::inout::InOutBuf;
 use aes_gcm::aead::{AeadInOut, KeyInit, Nonce};
-use aes_gcm::Aes128Gcm;
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
 /// Deterministic filler: the content does not change the timing of these primitives.
 fn bytes(len: usize, seed: u8) -> Vec<u8> {
-    (0..len).map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed)).collect()
+    (0..len)
+        .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed))
+        .collect()
 }
 
 fn ring_sha256(c: &mut Criterion) {

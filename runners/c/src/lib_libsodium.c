@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TAG_LEN 16
-
 enum hash_id { H_SHA256, H_SHA512, H_BLAKE2B };
 
 static int hash_run(call_t *c, enum op op, const buf_t *in, uint8_t *out, size_t *out_n)
