@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 
 import cryptobench
-from cryptobench.machine import RunLock
+from cryptobench.lock import RunLock
 
 SCHEMA = Path(cryptobench.__file__).parent / "results.schema.json"
 FAST = ["--primitive", "sha256", "--size", "64", "--time-per-case", "0.05"]
@@ -99,7 +99,7 @@ def test_json_owns_stdout_progress_goes_to_stderr(fakes, run_cli):
     proc = run_cli("run", *FAST, "--format", "json")
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
-    assert doc["schema"] == "cryptobench/results/v1"
+    assert doc["schema"] == "cryptobench/results/v2"
     jsonschema.validate(doc, json.loads(SCHEMA.read_text()))
     assert "cases" in proc.stderr  # the plan line
     (r,) = [r for r in doc["results"] if r["primitive"] == "sha256"]

@@ -73,6 +73,16 @@ def test_fixed_samples_give_exact_numbers(fakes, run_cli):
     assert r["n_samples"] >= 10
 
 
+def test_a_runner_dying_in_round_2_keeps_round_1(fakes, run_cli, isolated):
+    fakes("late-crash", env={"FAKE_STARTS_FILE": str(isolated / "starts")})
+    proc = run_cli("run", *FAST, "--rounds", "3")
+    r = results(proc)["fake-late-crash/fakelib"]
+    assert r["status"] == "ok" and [x["round"] for x in r["rounds"]] == [1]
+    assert r["rounds_planned"] == 3 and "measured in 1 of 3 rounds" in r["flags"]
+    assert any(f.startswith("round 2: runner crashed") for f in r["flags"])
+    assert r["median_ns"] == r["rounds"][0]["median_ns"]
+
+
 def test_every_case_is_stored_even_when_a_runner_crashes(fakes, run_cli, isolated):
     fakes("ok", "crash")
     run_cli("run", *FAST)

@@ -74,3 +74,40 @@ def test_one_cold_first_call_does_not_make_a_fast_op_slow():
     bench = Script(lambda i: 20e6 if i == 0 else 1000.0)  # first call 20 ms (cold), then 1 µs
     m = sampling.measure(bench, sampling.Policy(), False, clock=bench.clock)
     assert not m.slow and m.iterations == 10_000 and m.ci.median == 1000.0
+
+
+class JitScript(Script):
+    """Batches report ``jit_ms`` > 0 until batch ``quiet_from``, and run at ``slow`` ns/op while
+    compiling: a JVM that sits flat in C1 code, then compiles — no trend to see."""
+
+    def __init__(self, quiet_from: int, slow: float = 300.0, fast: float = 100.0):
+        super().__init__(lambda i: slow if i < quiet_from else fast)
+        self.quiet_from = quiet_from
+
+    def __call__(self, iterations, batches, timeout):
+        start = self.index
+        out = super().__call__(iterations, batches, timeout)
+        for k, s in enumerate(out):
+            s["jit_ms"] = 2 if start + k < self.quiet_from else 0
+        return out
+
+
+def test_batches_that_overlapped_compilation_are_warmup():
+    bench = JitScript(quiet_from=40)
+    m = sampling.measure(bench, sampling.Policy(budget_s=0.2), False, clock=bench.clock)
+    assert m.ci.median == 100.0 and all(s["jit_ms"] == 0 for s in m.samples)
+    assert len(m.warmup) >= 40 and "no compilation in the last" in m.warmup_reason
+
+
+def test_a_runtime_still_compiling_is_flagged_not_trusted():
+    bench = JitScript(quiet_from=10**9)  # compiles forever
+    policy = sampling.Policy(budget_s=0.1, max_warmup_s=1.0)
+    m = sampling.measure(bench, policy, False, clock=bench.clock)
+    assert m.stop_reason == "no steady state" and "still compiling" in m.flags[0]
+
+
+def test_rounds_split_the_budget_and_the_sample_floors():
+    p = sampling.for_rounds(sampling.Policy(budget_s=0.9), 3)
+    assert p.budget_s == pytest.approx(0.3) and p.min_samples == 5 and p.slow_min_samples == 4
+    one = sampling.for_rounds(sampling.Policy(), 1)
+    assert one.min_samples == 10 and one.slow_min_samples == 10

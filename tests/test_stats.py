@@ -100,3 +100,57 @@ def test_ratio_ci_brackets_the_ratio():
     b = [100.0 + i % 3 for i in range(30)]
     r, lo, hi = stats.ratio_ci(a, b)
     assert lo <= r <= hi and r == pytest.approx(2.0, rel=0.01)
+
+
+# -- rounds (docs/methodology.md, "Rounds") ----------------------------------------------------
+T2 = 4.302652729911275  # Student's t, 97.5% quantile, 2 degrees of freedom
+
+
+def test_rounds_ci_uses_the_spread_of_round_medians_when_it_dominates():
+    meds = [100.0, 110.0, 105.0]
+    ci = stats.rounds_ci(meds, [99.0, 109.0, 104.0], [101.0, 111.0, 106.0])
+    logs = np.log(meds)
+    var = np.var(logs, ddof=1) / 3  # between rounds: 0.00076…/3, above the batches' floor
+    assert ci.median == pytest.approx(math.exp(logs.mean()))
+    assert ci.low == pytest.approx(math.exp(logs.mean() - T2 * math.sqrt(var)))
+    assert ci.high == pytest.approx(math.exp(logs.mean() + T2 * math.sqrt(var)))
+    assert ci.rounds == 3 and ci.between == pytest.approx(np.std(logs, ddof=1))
+
+
+def test_rounds_ci_is_floored_by_the_rounds_own_intervals():
+    ci = stats.rounds_ci([100.0] * 3, [90.0] * 3, [110.0] * 3)  # rounds agree exactly
+    se2 = ((math.log(110) - math.log(90)) / (2 * stats.Z95)) ** 2
+    assert ci.median == 100.0
+    assert ci.log_var == pytest.approx(se2 / 3)
+    assert ci.high == pytest.approx(100 * math.exp(T2 * math.sqrt(se2 / 3)))
+
+
+def test_one_round_is_its_own_interval():
+    ci = stats.rounds_ci([50.0], [49.0], [52.0])
+    assert (ci.median, ci.low, ci.high, ci.rounds) == (50.0, 49.0, 52.0, 1)
+
+
+def test_rounds_diff_is_welch_t_on_logs():
+    a = stats.rounds_ci([100.0, 102.0, 98.0], [99.0, 101.0, 97.0], [101.0, 103.0, 99.0])
+    b = stats.rounds_ci([110.0, 112.0, 108.0], [109.0, 111.0, 107.0], [111.0, 113.0, 109.0])
+    d = stats.rounds_diff(a, b)
+    assert d.ratio == pytest.approx(b.median / a.median)
+    df = (a.log_var + b.log_var) ** 2 / (a.log_var**2 / 2 + b.log_var**2 / 2)
+    t = math.log(d.ratio) / math.sqrt(a.log_var + b.log_var)
+    from scipy import stats as sps
+
+    assert d.p_value == pytest.approx(2 * sps.t.sf(t, df))
+    assert d.low < d.ratio < d.high and d.low > 1.0  # a 10% change with 2% noise is found
+    same = stats.rounds_diff(a, a)
+    assert same.ratio == 1.0 and same.p_value == pytest.approx(1.0)
+
+
+def test_compiled_until_points_after_the_last_compiling_batch():
+    assert stats.compiled_until([0, 3, 0, 1, 0, 0]) == 4
+    assert stats.compiled_until([None, None]) == 0 and stats.compiled_until([]) == 0
+
+
+def test_size_inversions_need_intervals_apart():
+    pts = [(16, 300, 290, 310), (64, 95, 90, 100), (1024, 400, 390, 410)]
+    assert stats.size_inversions(pts) == {16: 64}
+    assert stats.size_inversions([(16, 100, 90, 110), (64, 95, 88, 105)]) == {}

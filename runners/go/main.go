@@ -1,15 +1,15 @@
 // Command runner is cryptobench's Go runner: it speaks protocol v1 (docs/protocol.md)
 // on stdin/stdout and hosts go/stdlib, go/x-crypto, go/blake3, go/xxhash and go/xxh3.
+// The roles (docs/adding-a-runner.md): protocol.go, dispatch.go, registry.go, timing.go,
+// hello.go; one lib_<library>.go per library.
 package main
 
 import (
 	"bufio"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 )
 
 func main() {
@@ -48,146 +48,4 @@ func writeResponse(w *bufio.Writer, resp response) {
 	w.Write(b)
 	w.WriteByte('\n')
 	w.Flush()
-}
-
-func failure(id any, err error) response {
-	kind, msg := kindOf(err)
-	return response{ID: id, Error: &errorBody{Kind: kind, Message: msg}}
-}
-
-// serve answers one request line; a panic in a library becomes an internal error.
-func serve(libs []*library, line []byte) (resp response) {
-	req, id, err := decodeRequest(line)
-	if err != nil {
-		return failure(id, err)
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			resp = failure(id, errorf(kindInternal, "panic: %v", r))
-		}
-	}()
-	result, err := handle(libs, req)
-	if err != nil {
-		return failure(id, err)
-	}
-	return response{ID: id, OK: true, Result: result}
-}
-
-func handle(libs []*library, req request) (any, error) {
-	op, err := stringField(req["op"], "op", true)
-	if err != nil {
-		return nil, err
-	}
-	switch op {
-	case "hello":
-		return hello(libs), nil
-	case "compute", "bench":
-		return runCase(libs, req, op == "bench")
-	}
-	return nil, errorf(kindBadRequest, "unknown op %q", op)
-}
-
-// runCase builds the case, makes the untimed verified call and, for bench, the timed batches.
-func runCase(libs []*library, req request, bench bool) (any, error) {
-	operation, pc, err := buildCase(libs, req)
-	if err != nil {
-		return nil, err
-	}
-	var iterations, batches int
-	if bench {
-		iterations, err = positiveField(req["iterations"], "iterations")
-		if err == nil {
-			batches, err = positiveField(req["batches"], "batches")
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	first, err := pc.run()
-	if err != nil {
-		return nil, err
-	}
-	result := map[string]any{"output": encodeOutput(operation, first)}
-	if bench {
-		samples, err := timeBatches(pc, iterations, batches)
-		if err != nil {
-			return nil, err
-		}
-		result["samples"] = samples
-	}
-	return result, nil
-}
-
-// buildCase type-checks the request fields and sets the case up.
-func buildCase(libs []*library, req request) (string, prepared, error) {
-	impl, err := stringField(req["impl"], "impl", false)
-	prim, err2 := stringField(req["primitive"], "primitive", true)
-	operation, err3 := stringField(req["operation"], "operation", true)
-	rawIn, err4 := req.object("inputs")
-	rawParams, err5 := req.object("params")
-	if err := firstError(err, err2, err3, err4, err5); err != nil {
-		return "", prepared{}, err
-	}
-	in, err := decodeInputs(rawIn)
-	if err != nil {
-		return "", prepared{}, err
-	}
-	row, build, err := find(libs, impl, prim, operation)
-	if err != nil {
-		return "", prepared{}, err
-	}
-	p := newParams(rawParams)
-	fresh, err := p.fresh()
-	if err != nil {
-		return "", prepared{}, err
-	}
-	if row.noKeyReuse && !fresh {
-		return "", prepared{}, errorf(kindUnsupported, "%s cannot reuse a key: only fresh_context", prim)
-	}
-	pc, err := build(in, p)
-	if err != nil {
-		return "", prepared{}, err
-	}
-	if names := p.unknown(); names != "" {
-		return "", prepared{}, errorf(kindInvalidParams, "%s/%s does not take: %s", prim, operation, names)
-	}
-	return operation, pc, nil
-}
-
-// encodeOutput: password hashes and verify answer with a string, everything else with hex.
-func encodeOutput(operation string, out []byte) string {
-	if isPasswordOutput(operation) {
-		return string(out)
-	}
-	return hex.EncodeToString(out)
-}
-
-func hello(libs []*library) map[string]any {
-	impls := make([]map[string]any, 0, len(libs))
-	for _, l := range libs {
-		impls = append(impls, l.describe())
-	}
-	return map[string]any{
-		"protocol":        1,
-		"runtime":         map[string]any{"name": "go", "version": runtime.Version(), "details": runtimeDetails()},
-		"cpu":             map[string]any{"features": cpuFeatures(), "source": "golang.org/x/sys/cpu (sha: github.com/klauspost/cpuid/v2)"},
-		"implementations": impls,
-	}
-}
-
-// describe is a library's entry in hello.
-func (l *library) describe() map[string]any {
-	prims := map[string]any{}
-	for id, row := range l.table {
-		entry := map[string]any{"operations": row.operations(), "native": row.native}
-		if row.noKeyReuse {
-			entry["reuses_key"] = false
-		}
-		if row.noSalt {
-			entry["takes_salt"] = false
-		}
-		prims[id] = entry
-	}
-	return map[string]any{"library": l.name, "version": l.version, "backend": l.backend,
-		"code_path": l.codePath, "notes": l.notes, "primitives": prims}
 }

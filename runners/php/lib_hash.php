@@ -145,14 +145,11 @@ final class HashLib implements Library
         };
         return new Job(
             static fn (): string => self::canonical(hash($algo, $msg, true, $opts), $form),
-            static function (int $n) use ($algo, $msg, $opts): int {
-                $t0 = hrtime(true);
+            static function (int $n) use ($algo, $msg, $opts): mixed {
                 for ($i = 0; $i < $n; ++$i) {
                     $out = hash($algo, $msg, true, $opts);
                 }
-                $ns = hrtime(true) - $t0;
-                Sink::keep($out ?? '');
-                return $ns;
+                return $out ?? '';
             },
         );
     }
@@ -174,14 +171,11 @@ final class HashLib implements Library
         [$key, $msg] = [$req->bytes('key'), $req->bytes('msg')];
         $once = static fn (): string => bin2hex(hash_hmac($algo, $msg, $key, true));
         if ($req->fresh()) {
-            return new Job($once, static function (int $n) use ($algo, $msg, $key): int {
-                $t0 = hrtime(true);
+            return new Job($once, static function (int $n) use ($algo, $msg, $key): mixed {
                 for ($i = 0; $i < $n; ++$i) {
                     $out = hash_hmac($algo, $msg, $key, true);
                 }
-                $ns = hrtime(true) - $t0;
-                Sink::keep($out ?? '');
-                return $ns;
+                return $out ?? '';
             });
         }
         $keyed = hash_init($algo, HASH_HMAC, $key);
@@ -190,16 +184,13 @@ final class HashLib implements Library
             hash_update($ctx, $msg);
             return hash_final($ctx, true);
         };
-        return new Job(static fn (): string => bin2hex($reused()), static function (int $n) use ($keyed, $msg): int {
-            $t0 = hrtime(true);
+        return new Job(static fn (): string => bin2hex($reused()), static function (int $n) use ($keyed, $msg): mixed {
             for ($i = 0; $i < $n; ++$i) {
                 $ctx = hash_copy($keyed);
                 hash_update($ctx, $msg);
                 $out = hash_final($ctx, true);
             }
-            $ns = hrtime(true) - $t0;
-            Sink::keep($out ?? '');
-            return $ns;
+            return $out ?? '';
         });
     }
 
@@ -211,14 +202,11 @@ final class HashLib implements Library
         [$pw, $salt] = [$req->bytes('password'), $req->bytes('salt')];
         return new Job(
             static fn (): string => bin2hex(hash_pbkdf2($algo, $pw, $salt, $iterations, $len, true)),
-            static function (int $n) use ($algo, $pw, $salt, $iterations, $len): int {
-                $t0 = hrtime(true);
+            static function (int $n) use ($algo, $pw, $salt, $iterations, $len): mixed {
                 for ($i = 0; $i < $n; ++$i) {
                     $out = hash_pbkdf2($algo, $pw, $salt, $iterations, $len, true);
                 }
-                $ns = hrtime(true) - $t0;
-                Sink::keep($out ?? '');
-                return $ns;
+                return $out ?? '';
             },
         );
     }

@@ -131,8 +131,7 @@ final class OpensslLib implements Library
             return bin2hex($ct);
         };
         [$head, $ctr] = nonce_counter($iv);
-        return new Job($once, static function (int $n) use ($cipher, $key, $head, &$ctr, $msg, $trip): int {
-            $t0 = hrtime(true);
+        return new Job($once, static function (int $n) use ($cipher, $key, $head, &$ctr, $msg, $trip): mixed {
             for ($i = 0; $i < $n; ++$i) {
                 $iv = $head . pack('N', ++$ctr); // pack keeps the low 32 bits: wraps
                 $out = openssl_encrypt($msg, $cipher, $key, OPENSSL_RAW_DATA, $iv);
@@ -140,9 +139,7 @@ final class OpensslLib implements Library
                     $out = openssl_decrypt($out, $cipher, $key, OPENSSL_RAW_DATA, $iv);
                 }
             }
-            $ns = hrtime(true) - $t0;
-            Sink::keep($out ?? '');
-            return $ns;
+            return $out ?? '';
         });
     }
 
@@ -167,9 +164,8 @@ final class OpensslLib implements Library
             return bin2hex($ct . $tag);
         };
         [$head, $ctr] = nonce_counter($nonce);
-        return new Job($once, static function (int $n) use ($cipher, $key, $head, &$ctr, $aad, $msg, $trip): int {
+        return new Job($once, static function (int $n) use ($cipher, $key, $head, &$ctr, $aad, $msg, $trip): mixed {
             $tag = '';
-            $t0 = hrtime(true);
             for ($i = 0; $i < $n; ++$i) {
                 $iv = $head . pack('N', ++$ctr); // pack keeps the low 32 bits: wraps
                 $out = openssl_encrypt($msg, $cipher, $key, OPENSSL_RAW_DATA, $iv, $tag, $aad, self::TAG_LEN);
@@ -177,9 +173,7 @@ final class OpensslLib implements Library
                     $out = openssl_decrypt($out, $cipher, $key, OPENSSL_RAW_DATA, $iv, $tag, $aad);
                 }
             }
-            $ns = hrtime(true) - $t0;
-            Sink::keep($out ?? '');
-            return $ns;
+            return $out ?? '';
         });
     }
 
@@ -196,14 +190,11 @@ final class OpensslLib implements Library
             }
             return bin2hex($pt);
         };
-        return new Job($once, static function (int $n) use ($cipher, $key, $nonce, $aad, $ct, $tag): int {
-            $t0 = hrtime(true);
+        return new Job($once, static function (int $n) use ($cipher, $key, $nonce, $aad, $ct, $tag): mixed {
             for ($i = 0; $i < $n; ++$i) {
                 $out = openssl_decrypt($ct, $cipher, $key, OPENSSL_RAW_DATA, $nonce, $tag, $aad);
             }
-            $ns = hrtime(true) - $t0;
-            Sink::keep($out ?? '');
-            return $ns;
+            return $out ?? '';
         });
     }
 
@@ -213,14 +204,11 @@ final class OpensslLib implements Library
         $msg = $req->bytes('msg');
         return new Job(
             static fn (): string => bin2hex(openssl_digest($msg, $algo, true)),
-            static function (int $n) use ($algo, $msg): int {
-                $t0 = hrtime(true);
+            static function (int $n) use ($algo, $msg): mixed {
                 for ($i = 0; $i < $n; ++$i) {
                     $out = openssl_digest($msg, $algo, true);
                 }
-                $ns = hrtime(true) - $t0;
-                Sink::keep($out ?? '');
-                return $ns;
+                return $out ?? '';
             },
         );
     }
@@ -233,14 +221,11 @@ final class OpensslLib implements Library
         [$pw, $salt] = [$req->bytes('password'), $req->bytes('salt')];
         return new Job(
             static fn (): string => bin2hex(openssl_pbkdf2($pw, $salt, $len, $iterations, $algo)),
-            static function (int $n) use ($algo, $pw, $salt, $iterations, $len): int {
-                $t0 = hrtime(true);
+            static function (int $n) use ($algo, $pw, $salt, $iterations, $len): mixed {
                 for ($i = 0; $i < $n; ++$i) {
                     $out = openssl_pbkdf2($pw, $salt, $len, $iterations, $algo);
                 }
-                $ns = hrtime(true) - $t0;
-                Sink::keep($out ?? '');
-                return $ns;
+                return $out ?? '';
             },
         );
     }

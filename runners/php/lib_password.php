@@ -60,7 +60,7 @@ final class PasswordLib implements Library
         }
         $algo = $row[0];
         $options = $algo === PASSWORD_BCRYPT ? self::bcryptOptions($req) : self::argon2Options($req);
-        return self::timed(static function () use ($pw, $algo, $options): string {
+        return per_call_job(static function () use ($pw, $algo, $options): string {
             try {
                 $encoded = password_hash($pw, $algo, $options);
             } catch (ValueError $e) {
@@ -93,25 +93,11 @@ final class PasswordLib implements Library
         if (!$known) {
             throw invalid_params('encoded does not start with ' . implode(' or ', $prefixes));
         }
-        return self::timed(static function () use ($encoded, $pw): string {
+        return per_call_job(static function () use ($encoded, $pw): string {
             if (!password_verify($pw, $encoded)) {
                 throw auth_failed('password does not match');
             }
             return 'ok';
-        });
-    }
-
-    /** Password hashes take milliseconds: the closure call costs nothing measurable. */
-    private static function timed(Closure $op): Job
-    {
-        return new Job($op, static function (int $n) use ($op): int {
-            $t0 = hrtime(true);
-            for ($i = 0; $i < $n; ++$i) {
-                $out = $op();
-            }
-            $ns = hrtime(true) - $t0;
-            Sink::keep($out ?? '');
-            return $ns;
         });
     }
 }

@@ -1,7 +1,7 @@
 <?php
 
-// Protocol v1 plumbing shared by every library file (docs/protocol.md): errors, the request
-// with typed accessors for inputs and params, the prepared job, batch timing. No crypto here.
+// Protocol v1 plumbing shared by every library file (docs/protocol.md): error kinds, the request
+// with typed accessors for inputs and params, nonce counters. No crypto and no clock here.
 
 declare(strict_types=1);
 
@@ -36,41 +36,6 @@ function auth_failed(string $m): ProtocolError
 function internal_error(string $m): ProtocolError
 {
     return new ProtocolError('internal', $m);
-}
-
-/** One library file: a name for `impl`, its hello entry, and jobs built from its table. */
-interface Library
-{
-    public function name(): string;
-
-    /** The hello `implementations` entry (library, version, backend, primitives, …). */
-    public function describe(): array;
-
-    /** Validates the request and sets up everything the timed loop needs. */
-    public function prepare(Request $req): Job;
-}
-
-/**
- * A prepared operation. `once()` is the untimed call and returns the protocol output
- * (hex string, encoded string or "ok"); `batch(n)` runs n operations between two
- * hrtime(true) readings and returns the elapsed integer nanoseconds.
- */
-final class Job
-{
-    public function __construct(public readonly Closure $once, public readonly Closure $batch)
-    {
-    }
-}
-
-/** Keeps the last output of every batch reachable, so no batch is ever dead code. */
-final class Sink
-{
-    public static int $acc = 0;
-
-    public static function keep(mixed $out): void
-    {
-        self::$acc ^= is_string($out) && $out !== '' ? ord($out[0]) : (int) (bool) $out;
-    }
 }
 
 /** A compute/bench request after the framing checks; typed access to inputs and params. */
@@ -190,13 +155,42 @@ function nonce_counter(string $nonce): array
     return [substr($nonce, 0, -4), unpack('N', substr($nonce, -4))[1]];
 }
 
-/** Runs the untimed call, then `batches` timed batches; the bench result. */
-function run_bench(Job $job, int $iterations, int $batches): array
+/** One request line → one response; `$handle` answers a decoded request. Never throws. */
+function answer(string $line, Closure $handle): array
 {
-    $output = ($job->once)();
-    $samples = [];
-    for ($b = 0; $b < $batches; ++$b) {
-        $samples[] = ['iterations' => $iterations, 'ns' => ($job->batch)($iterations)];
+    $id = null;
+    try {
+        $req = json_decode($line, false, 512, JSON_BIGINT_AS_STRING);
+        if (!$req instanceof stdClass) {
+            throw bad_request(json_last_error() ? 'not JSON: ' . json_last_error_msg() : 'not a JSON object');
+        }
+        $id = isset($req->id) && is_int($req->id) ? $req->id : null;
+        if ($id === null) {
+            throw bad_request('id must be an integer');
+        }
+        return ['id' => $id, 'ok' => true, 'result' => $handle($req)];
+    } catch (ProtocolError $e) {
+        return error_reply($id, $e->kind, $e->getMessage());
+    } catch (ValueError | SodiumException $e) {
+        return error_reply($id, 'invalid_params', $e->getMessage());
+    } catch (Throwable $e) {
+        return error_reply($id, 'internal', get_class($e) . ': ' . $e->getMessage());
     }
-    return ['output' => $output, 'samples' => $samples];
+}
+
+function error_reply(?int $id, string $kind, string $message): array
+{
+    return ['id' => $id, 'ok' => false, 'error' => ['kind' => $kind, 'message' => $message]];
+}
+
+/** A response as one JSON line (without the newline). */
+function encode_reply(array $response): string
+{
+    $flags = JSON_UNESCAPED_SLASHES | JSON_INVALID_UTF8_SUBSTITUTE | JSON_PRESERVE_ZERO_FRACTION;
+    $json = json_encode($response, $flags);
+    if ($json === false) {
+        $error = error_reply($response['id'] ?? null, 'internal', json_last_error_msg());
+        $json = (string) json_encode($error, $flags);
+    }
+    return $json;
 }

@@ -7,7 +7,8 @@ from importlib.metadata import version
 from argon2 import low_level
 from argon2.exceptions import VerificationError
 
-from cbrunner import Fail, Library, PasswordHash
+from cbrunner.protocol import Fail
+from cbrunner.registry import Library, PasswordHash
 
 
 def _args(params: dict) -> dict:

@@ -6,7 +6,7 @@ import base64
 
 import bcrypt
 
-from cbrunner import Library, PasswordHash
+from cbrunner.registry import Library, PasswordHash
 
 # bcrypt's salt alphabet vs standard base64 (an encoding, not cryptography)
 _TO_BCRYPT = bytes.maketrans(

@@ -6,7 +6,7 @@ from importlib.metadata import version
 
 import blake3
 
-from cbrunner import Digest, Library
+from cbrunner.registry import Digest, Library
 
 LIBRARY = Library(
     name="blake3",

@@ -17,7 +17,8 @@ from cryptography.hazmat.primitives.kdf import argon2
 from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
-from cbrunner import Aead, AuthFailed, Derive, Digest, Library, Mac, PasswordHash, Stream
+from cbrunner.protocol import AuthFailed
+from cbrunner.registry import Aead, Derive, Digest, Library, Mac, PasswordHash, Stream
 
 HASHES = {
     "md5": hashes.MD5,

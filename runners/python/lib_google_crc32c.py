@@ -6,7 +6,7 @@ from importlib.metadata import version
 
 import google_crc32c
 
-from cbrunner import Digest, Library
+from cbrunner.registry import Digest, Library
 
 
 def _crc32c(params):

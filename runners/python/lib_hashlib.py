@@ -6,7 +6,7 @@ import hashlib
 import hmac
 import ssl
 
-from cbrunner import Derive, Digest, Library, Mac
+from cbrunner.registry import Derive, Digest, Library, Mac
 
 # catalog id -> hashlib name
 NAMES = {

@@ -28,7 +28,8 @@ from Crypto.Hash import (
 )
 from Crypto.Protocol import KDF
 
-from cbrunner import Aead, AuthFailed, Derive, Digest, Library, Mac, PasswordHash, Stream
+from cbrunner.protocol import AuthFailed
+from cbrunner.registry import Aead, Derive, Digest, Library, Mac, PasswordHash, Stream
 
 
 def _digest(new) -> Digest:

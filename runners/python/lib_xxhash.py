@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import xxhash
 
-from cbrunner import Digest, Library
+from cbrunner.registry import Digest, Library
 
 
 def _int(fn, width: int) -> Digest:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import zlib
 
-from cbrunner import Digest, Library
+from cbrunner.registry import Digest, Library
 
 
 def _int32(fn) -> Digest:

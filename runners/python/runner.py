@@ -1,29 +1,30 @@
 """cryptobench's Python runner: serves the protocol on stdin/stdout (docs/protocol.md).
 
-Each lib_*.py file is one library with one dispatch table; a library whose package is not
-installed in this interpreter is left out and named on stderr.
+The roles live in cbrunner/ (protocol, dispatch, registry, timing, hello); each lib_*.py file
+is one library with one dispatch table (docs/adding-a-runner.md).
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cbrunner import Runner  # noqa: E402
+from cbrunner.dispatch import Dispatcher  # noqa: E402
+from cbrunner.protocol import answer, encode  # noqa: E402
+from cbrunner.registry import libraries  # noqa: E402
 
 
-def libraries() -> list:
-    libs = []
-    for path in sorted(Path(__file__).resolve().parent.glob("lib_*.py")):
-        try:
-            libs.append(importlib.import_module(path.stem).LIBRARY)
-        except ImportError as exc:
-            print(f"python runner: {path.stem} left out: {exc}", file=sys.stderr)
-    return libs
+def serve(dispatcher: Dispatcher) -> int:
+    out = sys.stdout
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        out.write(encode(answer(line, dispatcher.handle)))
+        out.flush()
+    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(Runner(libraries()).serve())
+    sys.exit(serve(Dispatcher(libraries())))

@@ -58,6 +58,21 @@ class Primitive:
         return {name: p.default for name, p in self.params.items()}
 
 
+NOOP = Primitive(
+    "noop",
+    "noop",
+    "noop (loop and call overhead)",
+    ("digest",),
+    "bytes",
+    "non-cryptographic",
+    "measures the runner, not a primitive",
+    "",
+    8,
+    notes="every runner answers it: the input's length as 8 bytes (docs/protocol.md, noop)",
+)
+NOOP_SIZE = 16
+
+
 def _param(pid: str, name: str, raw: dict) -> Param:
     if not isinstance(raw, dict) or "default" not in raw:
         raise DataError(f"catalog: {pid}.params.{name} needs a default")

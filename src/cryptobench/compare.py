@@ -2,10 +2,14 @@
 
 For every case key (implementation, primitive, operation, size, params) measured in both runs:
 
-- the ratio B/A of the medians (time per operation: > 1 is slower) with a conservative 95% CI
-  from the two distribution-free median CIs (:func:`cryptobench.stats.ratio_ci`);
-- a two-sided Mann–Whitney U test on the raw per-operation times of the kept batches of both
-  runs (as benchstat does);
+- runs measured in rounds (results v2, ≥ 2 rounds each): the ratio B/A of the two round
+  estimates with Welch's t-test on the logs of the round medians, whose variances include the
+  between-round variation (:func:`cryptobench.stats.rounds_diff`), so two identical runs do
+  not differ "significantly" because each process had its own luck;
+- otherwise (results v1, or one round): the ratio of medians with a conservative CI from the
+  two median CIs (:func:`cryptobench.stats.ratio_ci`) and a Mann–Whitney U test on the kept
+  batches (as benchstat does), with a warning that batches of one process overstate
+  significance;
 - Benjamini–Hochberg adjustment of those p-values over every matched case (false discovery
   rate ``alpha``), because a suite has hundreds of cases;
 - a change is called only when the adjusted p-value is below ``alpha``, the ratio differs
@@ -26,7 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats as sps
 
-from . import stats
+from . import probe, stats
 
 ALPHA = 0.05
 MIN_EFFECT = 0.02
@@ -70,6 +74,7 @@ class CaseComparison:
     p_value: float
     q_value: float = 1.0  # Benjamini–Hochberg adjusted p-value
     significant: bool = False
+    method: str = "batches"  # "rounds": Welch t on round medians; "batches": Mann–Whitney
 
     @property
     def change(self) -> float:
@@ -138,9 +143,32 @@ def busy(doc: dict) -> str | None:
     return None
 
 
+PROBE_MOVED = 0.03  # the drift probe moving more than this says the machine changed
+
+
+def probe_median(doc: dict) -> float | None:
+    """The geometric mean of a run's drift probes (None for runs without any)."""
+    return geomean([p.get("median_ns") or 0 for p in (doc.get("run") or {}).get("probes") or []])
+
+
+def _probe_warnings(doc_a: dict, doc_b: dict) -> list[str]:
+    out = []
+    pa, pb = probe_median(doc_a), probe_median(doc_b)
+    if pa and pb and abs(pb / pa - 1) > PROBE_MOVED:
+        out.append(
+            f"the drift probe moved {pb / pa - 1:+.1%} between A and B: the machine changed, "
+            "so part of every ratio is the machine's"
+        )
+    for side, doc in (("A", doc_a), ("B", doc_b)):
+        spread = probe.drift((doc.get("run") or {}).get("probes") or [])
+        if spread is not None and spread > PROBE_MOVED:
+            out.append(f"the drift probe moved {spread:.1%} across run {side}'s rounds")
+    return out
+
+
 def warnings(doc_a: dict, doc_b: dict) -> list[str]:
     """What makes a comparison of these two runs less trustworthy than its p-values say."""
-    out = []
+    out = _probe_warnings(doc_a, doc_b)
     for side, doc in (("A", doc_a), ("B", doc_b)):
         why = busy(doc)
         if why:
@@ -193,7 +221,33 @@ def _side(values) -> Side:
     return Side(ci.median, ci.low, ci.high, ci.n)
 
 
+def rounds_estimate(r: dict) -> stats.RoundsCI | None:
+    """A result's round estimate, recomputed from its rounds; None with fewer than two."""
+    rounds = r.get("rounds") or []
+    if len(rounds) < 2:
+        return None
+    return stats.rounds_ci(
+        [x["median_ns"] for x in rounds],
+        [x["ci_low_ns"] for x in rounds],
+        [x["ci_high_ns"] for x in rounds],
+    )
+
+
 def compare_case(key: Key, ra: dict, rb: dict) -> CaseComparison:
+    ea, eb = rounds_estimate(ra), rounds_estimate(rb)
+    if ea and eb:
+        d = stats.rounds_diff(ea, eb)
+        return CaseComparison(
+            key=key,
+            family=rb.get("family") or ra.get("family") or "?",
+            a=Side(ea.median, ea.low, ea.high, ea.rounds),
+            b=Side(eb.median, eb.low, eb.high, eb.rounds),
+            ratio=d.ratio,
+            ratio_low=d.low,
+            ratio_high=d.high,
+            p_value=d.p_value,
+            method="rounds",
+        )
     a, b = stats.per_op(ra["samples"]), stats.per_op(rb["samples"])
     ratio, low, high = stats.ratio_ci(b, a)
     return CaseComparison(
@@ -234,6 +288,13 @@ def compare(
             result.not_comparable.append((key, reason))
             continue
         result.cases.append(compare_case(key, a[key], b[key]))
+    by_batches = sum(c.method == "batches" for c in result.cases)
+    if by_batches:
+        result.warnings.append(
+            f"{by_batches} of {len(result.cases)} cases have fewer than 2 rounds in A or B "
+            "(results v1, or --rounds 1): compared batch by batch, whose p-values leave out "
+            "run-to-run variation and overstate significance"
+        )
     for case, q in zip(result.cases, bh_adjust([c.p_value for c in result.cases]), strict=True):
         case.q_value = q
         excludes_one = not case.ratio_low <= 1.0 <= case.ratio_high

@@ -12,7 +12,9 @@ from . import plan
 from .catalog import Catalog
 from .inputs import case_inputs
 from .protocol import RunnerFailure
-from .session import Implementation, Runtime
+from .results import implementation_dict
+from .rounds import estimate
+from .session import Runtime
 
 VERIFY_SIZES = (0, 1, 64, 1000, 16384)
 
@@ -23,31 +25,11 @@ def _text(render) -> str:
     return buf.getvalue()
 
 
-def impl_dict(i: Implementation) -> dict:
-    return {
-        "id": i.id,
-        "runtime": i.runtime_id,
-        "library": i.library,
-        "version": i.version,
-        "backend": i.backend,
-        "code_path": i.code_path,
-        "notes": i.notes,
-        "primitives": {
-            p: {
-                "operations": list(o.operations),
-                "reuses_key": o.reuses_key,
-                "takes_salt": o.takes_salt,
-            }
-            for p, o in sorted(i.primitives.items())
-        },
-    }
-
-
 def render_list(live: list[Runtime], skipped, fmt: str) -> str:
     if fmt == "json":
         doc = {
             "runtimes": [rt.info for rt in live],
-            "implementations": [impl_dict(i) for rt in live for i in rt.implementations],
+            "implementations": [implementation_dict(i) for rt in live for i in rt.implementations],
             "skipped": [{"runtime": r, "reason": why} for r, why in skipped],
         }
         return json.dumps(doc, indent=2) + "\n"
@@ -76,16 +58,10 @@ def render_list(live: list[Runtime], skipped, fmt: str) -> str:
     return _text(draw)
 
 
-def estimate(cases, budget_s: float) -> float:
-    """Seconds a plan should take: fast cases rarely use their whole budget; slow ones
-    need their 10 samples. A rough guide, printed before the run."""
-    total = 0.0
-    for c in cases:
-        total += max(budget_s * 0.8, 1.5) if c.prim.is_slow else 0.1 + 0.6 * budget_s
-    return total
+def render_presets(cat: Catalog, live: list[Runtime], rounds: int = 3) -> str:
+    impls = [i for rt in live for i in rt.implementations]
+    isolated = {rt.id for rt in live if rt.isolate}
 
-
-def render_presets(cat: Catalog, impls: list[Implementation]) -> str:
     def draw(console):
         t = Table(
             title="presets (durations estimated for the runtimes found here)", title_justify="left"
@@ -96,7 +72,7 @@ def render_presets(cat: Catalog, impls: list[Implementation]) -> str:
             p = plan.load_preset(name)
             cases, _ = plan.build(p.groups, plan.Filters(), cat, impls)
             prims = sorted({pr for g in p.groups for pr in g.primitives})
-            mins = estimate(cases, p.time_per_case or 1.0) / 60
+            mins = estimate(cases, p.time_per_case or 1.0, rounds, isolated) / 60
             t.add_row(
                 name, f"{p.description}\n[{', '.join(prims)}]", str(len(cases)), f"{mins:.1f} min"
             )

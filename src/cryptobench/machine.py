@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ctypes
-import fcntl
 import mmap
 import os
 import platform
@@ -12,8 +11,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from .errors import CryptobenchError
-from .paths import lock_path, project_root
+from .paths import project_root
 
 FLAGS = ("aes", "pclmulqdq", "sha_ni", "sse4_2", "avx2", "avx512f", "vaes", "vpclmulqdq")
 
@@ -91,6 +89,38 @@ def tsc_hz(duration_s: float = 0.05) -> float | None:
     return sorted(rates)[1]
 
 
+def _read(path: str) -> str | None:
+    try:
+        return Path(path).read_text().strip()
+    except OSError:
+        return None
+
+
+def frequency_policy() -> dict:
+    """The CPU frequency governor and turbo state where the kernel shows them (None where not:
+    most VMs hide cpufreq)."""
+    no_turbo = _read("/sys/devices/system/cpu/intel_pstate/no_turbo")
+    boost = _read("/sys/devices/system/cpu/cpufreq/boost")
+    turbo = None
+    if no_turbo is not None:
+        turbo = no_turbo == "0"
+    elif boost is not None:
+        turbo = boost == "1"
+    return {
+        "governor": _read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
+        "turbo": turbo,
+    }
+
+
+def pin_plan(cpus: list[int] | None = None) -> dict | None:
+    """Where ``--pin`` puts things: runners on one CPU, the orchestrator on another; None on a
+    machine with fewer than 2 usable CPUs."""
+    cpus = sorted(cpus if cpus is not None else os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        return None
+    return {"runner_cpu": cpus[-1], "orchestrator_cpu": cpus[0]}
+
+
 def fingerprint() -> dict:
     info = _cpuinfo()
     flags = set(info.get("flags", "").split())
@@ -114,6 +144,7 @@ def fingerprint() -> dict:
         "tsc_hz": hz,
         "tsc_constant": "constant_tsc" in flags,
         "python": platform.python_version(),
+        **frequency_policy(),
     }
 
 
@@ -137,34 +168,3 @@ def git_commit() -> str | None:
     except (OSError, subprocess.TimeoutExpired):
         return None
     return head.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
-
-
-class RunLock:
-    """An exclusive lock for the duration of a run: two runs never time at once."""
-
-    def __init__(self, path: Path | None = None, wait: bool = False):
-        self.path = path or lock_path()
-        self.wait = wait
-        self.fh = None
-
-    def __enter__(self):
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.fh = open(self.path, "a+")  # noqa: SIM115 (held for the run)
-        try:
-            fcntl.flock(self.fh, fcntl.LOCK_EX | (0 if self.wait else fcntl.LOCK_NB))
-        except BlockingIOError:
-            self.fh.seek(0)
-            holder = self.fh.read().strip() or "?"
-            self.fh.close()
-            raise CryptobenchError(
-                f"another cryptobench run holds {self.path} (pid {holder}); "
-                "wait for it to finish: two runs timing at once spoil both"
-            ) from None
-        self.fh.truncate(0)
-        self.fh.write(str(os.getpid()))
-        self.fh.flush()
-        return self
-
-    def __exit__(self, *exc):
-        fcntl.flock(self.fh, fcntl.LOCK_UN)
-        self.fh.close()

@@ -11,7 +11,7 @@ from pathlib import Path
 from .catalog import KEYED_OPERATIONS, OPERATIONS, Catalog, Primitive
 from .errors import DataError, UsageError
 from .paths import project_root
-from .session import Implementation
+from .protocol import Implementation
 
 DEFAULT_SIZES = (16, 64, 256, 1024, 8192, 16384)
 PASSWORD_SIZES = (8,)

@@ -7,8 +7,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemaini
 from rich.progress import Progress as RichProgress
 
 
-def summary(res: dict) -> str:
+def summary(res: dict, round_no: int | None = None) -> str:
     name = f"{res['implementation']} {res['primitive']} {res['operation']} {res['size']}"
+    if round_no is not None:
+        name += f" (round {round_no})"
     if res["status"] != "ok":
         return f"{name}: {res['status'].upper()} {res.get('error') or ''}"
     if res["family"] in ("password-hash", "kdf"):
@@ -21,7 +23,7 @@ def summary(res: dict) -> str:
 
 
 class Progress:
-    def __init__(self, console: Console, total: int, budget_s: float):
+    def __init__(self, console: Console, total: int):
         self.console, self.total, self.done = console, total, 0
         self.live = console.is_terminal
         self.bar = (
@@ -48,19 +50,20 @@ class Progress:
         if self.bar:
             self.bar.__exit__(*exc)
 
-    def update(self, case, result: dict) -> None:
-        """Called with (case, {}) when a case starts and (None, result) when it ends."""
-        if case is not None:
+    def update(self, prepared, round_no: int, result: dict | None) -> None:
+        """Called with no result when a case's round starts, with it when the round ends."""
+        if result is None:
             if self.bar:
-                self.bar.update(
-                    self.task,
-                    description=f"{case.impl.id} {case.prim.id} {case.operation} {case.size}",
-                )
+                c = prepared.case
+                what = f"round {round_no}: {c.impl.id} {c.prim.id} {c.operation} {c.size}"
+                self.bar.update(self.task, description=what)
             return
         self.done += 1
         if self.bar:
             self.bar.advance(self.task)
             if result["status"] == "failed":
-                self.bar.console.print(summary(result), markup=False)
+                self.bar.console.print(summary(result, round_no), markup=False)
         else:
-            self.console.print(f"[{self.done}/{self.total}] {summary(result)}", markup=False)
+            self.console.print(
+                f"[{self.done}/{self.total}] {summary(result, round_no)}", markup=False
+            )

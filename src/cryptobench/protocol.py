@@ -1,4 +1,5 @@
-"""The orchestrator's side of the runner protocol v1 (docs/protocol.md): one process, JSON Lines."""
+"""The orchestrator's side of the runner protocol v1 (docs/protocol.md): one process, JSON Lines,
+what its ``hello`` declares, and the shape of its ``bench`` samples."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import signal
 import subprocess
 import threading
 import time
+from dataclasses import dataclass
 
 PROTOCOL_VERSION = 1
 ERROR_KINDS = ("bad_request", "unsupported", "invalid_params", "auth_failed", "internal")
@@ -170,3 +172,90 @@ def _parse(line: bytes) -> dict | None:
     except (ValueError, UnicodeDecodeError):
         return None
     return msg if isinstance(msg, dict) else None
+
+
+# -- what a runner declares (hello) ------------------------------------------------------
+@dataclass
+class Offer:
+    operations: tuple[str, ...]
+    reuses_key: bool = True
+    takes_salt: bool = True
+    native: str = ""
+
+
+@dataclass
+class Implementation:
+    id: str  # runtime[@variant]/library
+    runtime_id: str
+    library: str
+    version: str
+    backend: dict
+    primitives: dict[str, Offer]
+    code_path: str = ""
+    notes: str = ""
+
+    def offers(self, primitive: str, operation: str) -> bool:
+        offer = self.primitives.get(primitive)
+        return offer is not None and operation in offer.operations
+
+    @property
+    def backend_label(self) -> str:
+        b = self.backend or {}
+        return f"{b.get('name', '?')} {b.get('version', '')}".strip()
+
+
+def _offer(raw) -> Offer:
+    if not isinstance(raw, dict) or not isinstance(raw.get("operations"), list):
+        raise ValueError("each primitive needs an operations list")
+    return Offer(
+        operations=tuple(str(o) for o in raw["operations"]),
+        reuses_key=bool(raw.get("reuses_key", True)),
+        takes_salt=bool(raw.get("takes_salt", True)),
+        native=str(raw.get("native", "")),
+    )
+
+
+def parse_hello(runtime_id: str, hello: dict) -> tuple[dict, list[Implementation]]:
+    """The runtime description and implementations of a ``hello`` result."""
+    impls = []
+    for raw in hello.get("implementations", []):
+        lib = str(raw.get("library", "")).lower()
+        impls.append(
+            Implementation(
+                id=f"{runtime_id}/{lib}",
+                runtime_id=runtime_id,
+                library=lib,
+                version=str(raw.get("version", "")),
+                backend=raw.get("backend") if isinstance(raw.get("backend"), dict) else {},
+                primitives={p: _offer(o) for p, o in (raw.get("primitives") or {}).items()},
+                code_path=str(raw.get("code_path", "")),
+                notes=str(raw.get("notes", "")),
+            )
+        )
+    runtime = {
+        "id": runtime_id,
+        "name": (hello.get("runtime") or {}).get("name", ""),
+        "version": (hello.get("runtime") or {}).get("version", ""),
+        "details": (hello.get("runtime") or {}).get("details", {}),
+        "cpu": hello.get("cpu", {}),
+    }
+    return runtime, impls
+
+
+def check_samples(samples, iterations: int, batches: int) -> list[dict]:
+    """A ``bench`` answer's samples, well formed (docs/protocol.md), or RunnerFailure."""
+    ok = (
+        isinstance(samples, list)
+        and len(samples) == batches
+        and all(
+            isinstance(s, dict)
+            and s.get("iterations") == iterations
+            and isinstance(s.get("ns"), int)
+            and s["ns"] >= 0
+            and isinstance(s.get("jit_ms", 0), int | float)
+            for s in samples
+        )
+    )
+    if not ok:
+        raise RunnerFailure("protocol", f"bench returned malformed samples: {str(samples)[:80]}")
+    return samples

@@ -1,24 +1,49 @@
-"""The results contract: one dict per case, one document per run (docs/results.md)."""
+"""The results contract (docs/results.md): the run document's whole life — started, a case
+stored after every round, finished — and one dict per case."""
 
 from __future__ import annotations
 
 import datetime as dt
+import json
+import os
 import uuid
 
 from . import stats
 from .plan import Case
+from .protocol import Implementation
 from .sampling import Measurement
 
-SCHEMA = "cryptobench/results/v1"
+SCHEMA = "cryptobench/results/v2"
+READABLE = ("cryptobench/results/v1", SCHEMA)  # v1: one round per case, read as such
+SPREAD_FLAG = 0.20  # round medians further apart than this are flagged
 
 
 def now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
-def new_run(
-    command: str, preset: str | None, seed: int, settings: dict, machine: dict, commit: str | None
-) -> dict:
+def implementation_dict(i: Implementation) -> dict:
+    return {
+        "id": i.id,
+        "runtime": i.runtime_id,
+        "library": i.library,
+        "version": i.version,
+        "backend": i.backend,
+        "code_path": i.code_path,
+        "notes": i.notes,
+        "primitives": {
+            p: {
+                "operations": list(o.operations),
+                "reuses_key": o.reuses_key,
+                "takes_salt": o.takes_salt,
+            }
+            for p, o in sorted(i.primitives.items())
+        },
+    }
+
+
+def start(command: str, preset, seed: int, settings: dict, machine: dict, commit, live, skipped):
+    """A new run document (status ``running``), before any case."""
     return {
         "id": str(uuid.uuid4()),
         "started": now(),
@@ -30,10 +55,20 @@ def new_run(
         "git_commit": commit,
         "settings": settings,
         "machine": machine,
-        "runtimes": [],
-        "implementations": [],
-        "skipped": [],
+        "runtimes": [rt.info for rt in live],
+        "implementations": [implementation_dict(i) for rt in live for i in rt.implementations],
+        "skipped": [{"runtime": r, "reason": why} for r, why in skipped],
+        "probes": [],
     }
+
+
+def finish(run: dict, interrupted: bool, steal: float | None, load0: float) -> None:
+    """Close the run: end time, status, and how busy the machine was meanwhile."""
+    run["ended"] = now()
+    run["status"] = "interrupted" if interrupted else "complete"
+    run["machine"]["steal_fraction"] = steal
+    run["machine"]["load_avg_start"] = load0
+    run["machine"]["load_avg_end"] = os.getloadavg()[0]
 
 
 def base(case: Case) -> dict:
@@ -74,43 +109,135 @@ def skipped(case: Case, reason: str) -> dict:
     return {**base(case), "status": "skipped", "error": reason}
 
 
-def failed(case: Case, reason: str, verification: str | None = None) -> dict:
-    return {**base(case), "status": "failed", "error": reason, "verification": verification}
+def failed(case: Case, reason: str, verification: str | None = None, **extra) -> dict:
+    return {
+        **base(case),
+        "status": "failed",
+        "error": reason,
+        "verification": verification,
+        **extra,
+    }
 
 
-def measured(case: Case, m: Measurement, verification: str, tsc_hz: float | None) -> dict:
-    med = m.ci.median
+def round_entry(r: int, m: Measurement) -> dict:
+    """What one round of a case keeps (its batches go to the case's samples, tagged)."""
+    return {
+        "round": r,
+        "median_ns": m.ci.median,
+        "ci_low_ns": m.ci.low,
+        "ci_high_ns": m.ci.high,
+        "n_samples": len(m.samples),
+        "iterations": m.iterations,
+        "warmup_ns": m.warmup_ns,
+        "warmup_batches": len(m.warmup),
+        "warmup_reason": m.warmup_reason,
+        "stop_reason": m.stop_reason,
+        "target": m.target,
+        "elapsed_s": round(m.elapsed_s, 3),
+        "flags": m.flags,
+        "samples": [{**s, "round": r} for s in m.samples],
+        "warmup_samples": [{**s, "round": r} for s in m.warmup],
+    }
+
+
+def _flags(ci: stats.RoundsCI, rounds: list[dict], planned: int, errors, target) -> list[str]:
+    flags = []
+    if ci.precision > target:
+        flags.append(f"precision {ci.precision:.1%} > target {target:.0%}")
+    if planned == 1:
+        flags.append("one round: the interval does not include run-to-run variation")
+    elif len(rounds) < planned:
+        flags.append(f"measured in {len(rounds)} of {planned} rounds")
+    meds = [r["median_ns"] for r in rounds]
+    if len(meds) > 1 and max(meds) > (1 + SPREAD_FLAG) * min(meds):
+        flags.append(f"rounds differ: {min(meds):.4g}–{max(meds):.4g} ns")
+    flags += [  # a round's own noise is in the interval; a round that never settled is not
+        f"round {r['round']}: {f}"
+        for r in rounds
+        for f in r["flags"]
+        if f.startswith("no steady state")
+    ]
+    flags += [f"round {r}: {why}" for r, why in errors]
+    return flags
+
+
+def measured(case: Case, rounds: list[dict], planned: int, verification: str, ctx: dict) -> dict:
+    """A case from its rounds so far; ``ctx``: tsc_hz, errors [(round, why)]."""
+    ci = stats.rounds_ci(
+        [r["median_ns"] for r in rounds],
+        [r["ci_low_ns"] for r in rounds],
+        [r["ci_high_ns"] for r in rounds],
+    )
+    med, slow = ci.median, case.prim.is_slow
     return {
         **base(case),
         "status": "ok",
         "verified": True,
         "verification": verification,
         "median_ns": med,
-        "ci_low_ns": m.ci.low,
-        "ci_high_ns": m.ci.high,
-        "precision": m.ci.precision,
-        "target_precision": m.target,
-        "throughput_mb_s": None if case.prim.is_slow else stats.throughput_mb_s(case.size, med),
+        "ci_low_ns": ci.low,
+        "ci_high_ns": ci.high,
+        "precision": ci.precision,
+        "target_precision": rounds[-1]["target"],
+        "throughput_mb_s": None if slow else stats.throughput_mb_s(case.size, med),
         "ops_per_s": 1e9 / med if med > 0 else None,
-        "cycles_per_byte": None
-        if case.prim.is_slow
-        else stats.cycles_per_byte(case.size, med, tsc_hz),
-        "n_samples": len(m.samples),
-        "samples": m.samples,
-        "iterations": m.iterations,
-        "warmup_ns": m.warmup_ns,
-        "warmup_samples": m.warmup,
-        "stop_reason": m.stop_reason,
-        "elapsed_s": round(m.elapsed_s, 3),
-        "flags": m.flags,
+        "cycles_per_byte": None if slow else stats.cycles_per_byte(case.size, med, ctx["tsc_hz"]),
+        "n_samples": sum(r["n_samples"] for r in rounds),
+        "samples": [s for r in rounds for s in r["samples"]],
+        "iterations": rounds[-1]["iterations"],
+        "warmup_ns": sum(r["warmup_ns"] for r in rounds),
+        "warmup_samples": [s for r in rounds for s in r["warmup_samples"]],
+        "stop_reason": ", ".join(sorted({r["stop_reason"] for r in rounds})),
+        "elapsed_s": round(sum(r["elapsed_s"] for r in rounds), 3),
+        "rounds_planned": planned,
+        "rounds": [
+            {k: v for k, v in r.items() if k not in ("samples", "warmup_samples")} for r in rounds
+        ],
+        "between_round_sd": ci.between,
+        "flags": _flags(ci, rounds, planned, ctx["errors"], rounds[-1]["target"]),
     }
+
+
+def size_inversions(cases: list[dict]) -> dict[int, str]:
+    """{index in ``cases``: flag} for a size slower per operation than a larger size of the
+    same implementation, primitive, operation and parameters, intervals apart."""
+    groups: dict[tuple, list[int]] = {}
+    for i, r in enumerate(cases):
+        if r["status"] == "ok" and r.get("family") != "noop":
+            key = (r["implementation"], r["primitive"], r["operation"], _params_key(r))
+            groups.setdefault(key, []).append(i)
+    out = {}
+    for idx in groups.values():
+        by_size = {cases[i]["size"]: i for i in idx}
+        points = [(cases[i]["size"], 0, cases[i]["ci_low_ns"], cases[i]["ci_high_ns"]) for i in idx]
+        for small, big in stats.size_inversions(points).items():
+            out[by_size[small]] = f"slower per operation than at {big} B: distrust this number"
+    return out
+
+
+def _params_key(r: dict) -> str:
+    return json.dumps(r.get("params") or {}, sort_keys=True)
 
 
 def document(run: dict, results: list[dict]) -> dict:
     """The versioned JSON interchange document (docs/results.md)."""
     return {
-        "schema": SCHEMA,
-        "run": {k: v for k, v in run.items() if k != "machine"},
+        "schema": run.get("results_schema", SCHEMA),  # an imported v1 run stays v1
+        "run": {k: v for k, v in run.items() if k not in ("machine", "results_schema")},
         "machine": run.get("machine", {}),
         "results": results,
     }
+
+
+def as_noop(res: dict, runtime_id: str) -> dict:
+    """A noop case's row: the runner's loop-and-call overhead, not a library's throughput."""
+    res.update(
+        implementation=f"{runtime_id}/noop",
+        library="noop",
+        library_version="",
+        backend="",
+        family="noop",
+        throughput_mb_s=None,
+        cycles_per_byte=None,
+    )
+    return res

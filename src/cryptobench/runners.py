@@ -28,6 +28,7 @@ class RuntimeSpec:
     command: list[str] = field(default_factory=list)
     env: dict = field(default_factory=dict)
     startup_timeout: float = 30.0
+    isolate: bool = False  # a fresh process for every group of cases (JIT runtimes)
     skipped: str | None = None  # the one-line reason, when it cannot run
 
 
@@ -50,6 +51,8 @@ def _validate(raw: dict) -> None:
     if not isinstance(run, dict) or not _strings(run.get("command"), "run.command"):
         raise RunnerTomlError("[run] command is required")
     _strings(run.get("artifacts", []), "run.artifacts")
+    if not isinstance(run.get("isolate", False), bool):
+        raise RunnerTomlError("run.isolate must be true or false")
     _strings(raw.get("requires", []), "requires")
     setup = raw.get("setup", {})
     for key in ("apt", "build", "check"):
@@ -100,6 +103,7 @@ def _spec(raw: dict, folder: Path, variant: dict | None, name: str | None) -> Ru
         command=_resolve(subst(source.get("command", raw["run"]["command"])), folder),
         env={**raw["run"].get("env", {}), **source.get("env", {})},
         startup_timeout=float(raw.get("startup_timeout", 30)),
+        isolate=bool(raw["run"].get("isolate", False)),
     )
     requires = subst(source.get("requires", raw.get("requires", [])))
     artifacts = subst(source.get("artifacts", raw["run"].get("artifacts", [])))

@@ -1,14 +1,16 @@
-"""Adaptive sampling of one case: calibrate, warm up, sample until precise or out of time.
+"""Adaptive sampling of one case in one round: calibrate, warm up, sample until precise or
+out of the round's time.
 
 The decisions are stats.py's; this module only asks the runner for batches
-(docs/methodology.md, "How a case is measured").
+(docs/methodology.md, "How a case is measured"). Rounds are the scheduler's (rounds.py).
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import stats
 
@@ -21,10 +23,24 @@ CHUNK_NS = 100_000_000  # ask for ~100 ms of batches per request
 @dataclass
 class Policy:
     precision: float = 0.01  # target CI half-width / median
-    budget_s: float = 1.0  # time per case
-    min_samples: int = 10
+    budget_s: float = 1.0  # time per case (in one round: the run's budget / rounds)
+    min_samples: int = 10  # kept batches at least (in one round)
+    slow_min_samples: int = 10  # the same for operations of ≥ 10 ms
     slow_precision: float = 0.03  # relaxed target for KDFs/password hashes
     base_timeout_s: float = 60.0
+    max_warmup_s: float = 3.0  # how long a runtime that is still compiling may warm up
+
+
+def for_rounds(policy: Policy, rounds: int) -> Policy:
+    """The policy of one of ``rounds`` rounds: the case's budget split over them; the sample
+    floors split too (between-round variation, not batches, now sets the interval), but never
+    below 5 batches (3 for slow operations) in a round."""
+    return replace(
+        policy,
+        budget_s=policy.budget_s / rounds,
+        min_samples=max(5, math.ceil(policy.min_samples / rounds)),
+        slow_min_samples=max(3, math.ceil(policy.slow_min_samples / rounds)),
+    )
 
 
 @dataclass
@@ -38,6 +54,7 @@ class Measurement:
     slow: bool
     elapsed_s: float
     flags: list[str] = field(default_factory=list)
+    warmup_reason: str = ""
 
     @property
     def warmup_ns(self) -> int:
@@ -90,7 +107,7 @@ def measure(
     batch_ns = per_op * iterations
     chunk = 1 if slow else max(1, min(50, int(CHUNK_NS / batch_ns)))
     target = policy.slow_precision if slow else policy.precision
-    min_samples = policy.min_samples
+    min_samples = policy.slow_min_samples if slow else policy.min_samples
     values: list[float] = []
     batches: list[dict] = []
     keep_from: int | None = None
@@ -98,7 +115,7 @@ def measure(
         got = bench(iterations, chunk, _timeout(policy, batch_ns * chunk))
         batches.extend(got)
         values.extend(s["ns"] / s["iterations"] for s in got)
-        keep_from = stats.warmup_end(values, min_kept=min_samples)
+        keep_from, why = steady_from(batches, values, min_samples, jit=not slow)
         kept = values[keep_from:] if keep_from is not None else []
         prec = stats.median_ci(kept).precision if len(kept) >= 2 else float("inf")
         elapsed = clock() - start
@@ -112,13 +129,16 @@ def measure(
         )
         if decision.stop:
             break
-        if keep_from is None and elapsed >= 3 * policy.budget_s and len(values) >= 2 * min_samples:
+        if keep_from is None and _warmup_over(policy, batches, elapsed, min_samples, not slow):
             decision = stats.StopDecision(True, "no steady state")
             break
     flags = []
-    if keep_from is None:  # never stopped trending: keep the second half, say so
-        keep_from = len(values) // 2
-        flags.append("no steady state: still getting faster")
+    if keep_from is None:  # never steady: keep what followed the last compilation, or the
+        keep_from = stats.compiled_until(_jit(batches, not slow))  # second half; say so
+        if len(batches) - keep_from < 2:
+            keep_from = len(values) // 2
+        why = f"no steady state within {elapsed:.1f} s: {why}"
+        flags.append(why)
     kept_batches = batches[keep_from:]
     ci = stats.median_ci(stats.per_op(kept_batches))
     flags += stats.noise_flags(stats.per_op(kept_batches), ci, target)
@@ -132,4 +152,36 @@ def measure(
         slow=slow,
         elapsed_s=clock() - start,
         flags=flags,
+        warmup_reason=why,
     )
+
+
+def _jit(batches: list[dict], jit: bool = True) -> list:
+    return [b.get("jit_ms") if jit else None for b in batches]
+
+
+def steady_from(batches: list[dict], values: list[float], min_kept: int, jit: bool = True):
+    """(index of the first batch to measure, or None; why warm-up ended or goes on).
+
+    Batches that overlapped JIT compilation (``jit_ms`` > 0, reported by runtimes that can see
+    it) are warm-up; after the last of them, the trend rule (:func:`stats.warmup_end`) must
+    also pass on at least ``min_kept`` batches. Slow operations (one per batch) ignore
+    compilation: a background compile is small beside a 10 ms operation."""
+    quiet = stats.compiled_until(_jit(batches, jit))
+    start = stats.warmup_end(values[quiet:], min_kept=min_kept)
+    if start is None:
+        if quiet == len(batches) or quiet > 0 and len(batches) - quiet < min_kept:
+            return None, "still compiling"
+        return None, "still getting faster"
+    if quiet:
+        return quiet + start, f"no compilation in the last {len(batches) - quiet} batches"
+    return start, "no downward trend"
+
+
+def _warmup_over(policy: Policy, batches, elapsed: float, min_samples: int, jit: bool) -> bool:
+    """Give up waiting for a steady state: 3× the budget, or, while a JIT is visibly still
+    compiling (in the last ``min_samples`` batches), ``max_warmup_s``."""
+    if len(batches) < 2 * min_samples or elapsed < 3 * policy.budget_s:
+        return False
+    compiling = stats.compiled_until(_jit(batches, jit)) > len(batches) - min_samples
+    return not compiling or elapsed >= max(policy.max_warmup_s, 3 * policy.budget_s)

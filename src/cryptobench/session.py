@@ -2,79 +2,15 @@
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass, field
 
-from .protocol import RemoteError, RunnerFailure, RunnerProcess
-from .runners import RuntimeSpec
+from .errors import UsageError
+from .plan import runtime_matches
+from .protocol import Implementation, RemoteError, RunnerFailure, RunnerProcess, parse_hello
+from .runners import RuntimeSpec, discover
 
 MAX_RESTARTS = 3
-
-
-@dataclass
-class Offer:
-    operations: tuple[str, ...]
-    reuses_key: bool = True
-    takes_salt: bool = True
-    native: str = ""
-
-
-@dataclass
-class Implementation:
-    id: str  # runtime[@variant]/library
-    runtime_id: str
-    library: str
-    version: str
-    backend: dict
-    primitives: dict[str, Offer]
-    code_path: str = ""
-    notes: str = ""
-
-    def offers(self, primitive: str, operation: str) -> bool:
-        offer = self.primitives.get(primitive)
-        return offer is not None and operation in offer.operations
-
-    @property
-    def backend_label(self) -> str:
-        b = self.backend or {}
-        return f"{b.get('name', '?')} {b.get('version', '')}".strip()
-
-
-def _offer(raw) -> Offer:
-    if not isinstance(raw, dict) or not isinstance(raw.get("operations"), list):
-        raise ValueError("each primitive needs an operations list")
-    return Offer(
-        operations=tuple(str(o) for o in raw["operations"]),
-        reuses_key=bool(raw.get("reuses_key", True)),
-        takes_salt=bool(raw.get("takes_salt", True)),
-        native=str(raw.get("native", "")),
-    )
-
-
-def parse_hello(runtime_id: str, hello: dict) -> tuple[dict, list[Implementation]]:
-    """The runtime description and implementations of a ``hello`` result."""
-    impls = []
-    for raw in hello.get("implementations", []):
-        lib = str(raw.get("library", "")).lower()
-        impls.append(
-            Implementation(
-                id=f"{runtime_id}/{lib}",
-                runtime_id=runtime_id,
-                library=lib,
-                version=str(raw.get("version", "")),
-                backend=raw.get("backend") if isinstance(raw.get("backend"), dict) else {},
-                primitives={p: _offer(o) for p, o in (raw.get("primitives") or {}).items()},
-                code_path=str(raw.get("code_path", "")),
-                notes=str(raw.get("notes", "")),
-            )
-        )
-    runtime = {
-        "id": runtime_id,
-        "name": (hello.get("runtime") or {}).get("name", ""),
-        "version": (hello.get("runtime") or {}).get("version", ""),
-        "details": (hello.get("runtime") or {}).get("details", {}),
-        "cpu": hello.get("cpu", {}),
-    }
-    return runtime, impls
 
 
 @dataclass
@@ -85,8 +21,9 @@ class Runtime:
     info: dict = field(default_factory=dict)
     implementations: list[Implementation] = field(default_factory=list)
     failed: str | None = None  # set when it cannot be (re)started
-    restarts: int = 0
+    restarts: int = 0  # after failures; a fresh process for a round or group is not one
     process: RunnerProcess | None = None
+    cpu: int | None = None  # --pin: the CPU its processes run on
 
     @property
     def id(self) -> str:
@@ -94,7 +31,10 @@ class Runtime:
 
     def start(self) -> None:
         """Start the runner and read its hello; failures are recorded, not raised."""
-        proc = RunnerProcess(self.spec.command, str(self.spec.folder), self.spec.env, self.id)
+        argv = self.spec.command
+        if self.cpu is not None and shutil.which("taskset"):
+            argv = ["taskset", "-c", str(self.cpu), *argv]  # every thread, from the first
+        proc = RunnerProcess(argv, str(self.spec.folder), self.spec.env, self.id)
         try:
             hello = proc.start(self.spec.startup_timeout)
             self.info, self.implementations = parse_hello(self.id, hello)
@@ -123,7 +63,13 @@ class Runtime:
     def request(self, op: str, timeout: float, **fields) -> dict:
         return self.ensure().request(op, timeout=timeout, **fields)
 
+    @property
+    def isolate(self) -> bool:
+        return self.spec.isolate
+
     def stop(self) -> None:
+        """End the process (EOF); the next request starts a fresh one, not counted as a
+        restart."""
         if self.process:
             self.process.close()
             self.process = None
@@ -143,3 +89,26 @@ def start_all(specs: list[RuntimeSpec]) -> tuple[list[Runtime], list[tuple[str, 
         else:
             live.append(rt)
     return live, skipped
+
+
+def _wanted_variants(runtimes, impls) -> dict[str, set[str]]:
+    wanted: dict[str, set] = {}
+    for name in (*runtimes, *(i.split("/")[0] for i in impls)):
+        if "@" in name:
+            base, var = name.split("@", 1)
+            wanted.setdefault(base, set()).add(var)
+    return wanted
+
+
+def open_runtimes(runtimes=(), impls=(), only_needed=False):
+    """Discover runners and start them; (live, skipped). Every runtime is started unless
+    ``only_needed``: the others are the references implementations are checked against."""
+    specs = discover(_wanted_variants(runtimes, impls))
+    ids = [s.runtime_id for s in specs]
+    for r in runtimes:
+        if not any(runtime_matches(i, r) for i in ids):
+            raise UsageError(f"unknown runtime {r!r}; valid: {', '.join(sorted(ids))}")
+    wanted = list(runtimes) + [i.split("/")[0] for i in impls]
+    if only_needed and wanted:
+        specs = [s for s in specs if any(runtime_matches(s.runtime_id, w) for w in wanted)]
+    return start_all(specs)

@@ -4,6 +4,10 @@ Every number a user sees is computed here (docs/methodology.md explains each):
 
 - per-operation times of batches                      :func:`per_op`
 - the distribution-free 95% CI of the median           :func:`median_ci`
+- the interval over independent rounds                 :func:`rounds_ci`
+- two runs' round estimates compared (Welch t on logs) :func:`rounds_diff`
+- JIT compilation in a series of batches               :func:`compiled_until`
+- a smaller size slower per op than a larger one       :func:`size_inversions`
 - precision (CI half-width / median)                   :func:`precision`
 - warm-up detection (batches kept once no trend)       :func:`warmup_end`
 - calibration (iterations per batch)                   :func:`iterations_for`
@@ -68,6 +72,109 @@ def precision(median: float, low: float, high: float) -> float:
     if median <= 0:
         return math.inf
     return (high - low) / 2.0 / median
+
+
+Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
+
+
+@dataclass(frozen=True)
+class RoundsCI:
+    """The estimate of a case over R independent rounds (docs/methodology.md, "Rounds")."""
+
+    median: float  # geometric mean of the round medians
+    low: float
+    high: float
+    rounds: int
+    log_var: float  # variance of the estimate's log: max(between-round, within-round)
+    between: float  # standard deviation of the round medians' logs (0 with one round)
+
+    @property
+    def precision(self) -> float:
+        return precision(self.median, self.low, self.high)
+
+
+def _within_var(lows, highs) -> np.ndarray:
+    """Each round's variance of log(median), read off its 95% median CI on the log scale."""
+    lo = np.log(np.maximum(np.asarray(lows, dtype=float), 1e-300))
+    hi = np.log(np.maximum(np.asarray(highs, dtype=float), 1e-300))
+    return ((hi - lo) / (2 * Z95)) ** 2
+
+
+def rounds_ci(medians, lows, highs, confidence: float = CONFIDENCE) -> RoundsCI:
+    """Combine per-round medians and their CIs into one estimate with a t interval.
+
+    On the log scale, round r's median is m_r = μ + u_r + e_r: u_r the round's own offset
+    (process, memory layout, JIT decisions, machine state; variance τ²) and e_r its sampling
+    error (variance s_r², from the round's distribution-free CI). The estimate is the mean
+    μ̂ = mean(m_r), whose variance (τ² + mean s_r²)/R is estimated without bias by the sample
+    variance of the m_r over R (the one-way random-effects model; DerSimonian & Laird 1986).
+    With 3 rounds that variance is itself uncertain, so it is floored at mean(s_r²)/R, the
+    part the batches alone prove. The interval is exp(μ̂ ± t_{R−1} · √v): Student's t with
+    R−1 degrees of freedom. One round: its own median CI, unchanged.
+    """
+    m = np.asarray(medians, dtype=float)
+    r = len(m)
+    if r == 0:
+        raise ValueError("rounds_ci needs at least one round")
+    if r == 1:
+        return RoundsCI(float(m[0]), float(lows[0]), float(highs[0]), 1, 0.0, 0.0)
+    logs = np.log(m)
+    mu = float(np.mean(logs))
+    var = max(float(np.var(logs, ddof=1)) / r, float(np.mean(_within_var(lows, highs))) / r)
+    half = float(sps.t.ppf(0.5 + confidence / 2, r - 1)) * math.sqrt(var)
+    sd = float(np.std(logs, ddof=1))
+    centre = math.exp(mu) if np.ptp(m) > 0 else float(m[0])  # exact when all rounds agree
+    return RoundsCI(centre, math.exp(mu - half), math.exp(mu + half), r, var, sd)
+
+
+@dataclass(frozen=True)
+class Diff:
+    ratio: float  # estimate(B) / estimate(A)
+    low: float
+    high: float
+    p_value: float
+
+
+def rounds_diff(a: RoundsCI, b: RoundsCI, confidence: float = CONFIDENCE) -> Diff:
+    """B against A from their round estimates: Welch's t on the logs, with the
+    Welch–Satterthwaite degrees of freedom; both variances are :func:`rounds_ci`'s."""
+    d = math.log(b.median) - math.log(a.median)
+    var = a.log_var + b.log_var
+    if var <= 0:
+        same = d == 0
+        return Diff(math.exp(d), math.exp(d), math.exp(d), 1.0 if same else 0.0)
+    dfs = [(v, max(1, x.rounds - 1)) for v, x in ((a.log_var, a), (b.log_var, b))]
+    df = var**2 / sum(v**2 / k for v, k in dfs if v > 0)
+    t = abs(d) / math.sqrt(var)
+    half = float(sps.t.ppf(0.5 + confidence / 2, df)) * math.sqrt(var)
+    return Diff(math.exp(d), math.exp(d - half), math.exp(d + half), float(2 * sps.t.sf(t, df)))
+
+
+def compiled_until(jit_ms) -> int:
+    """Index of the first batch after the last one that overlapped JIT compilation (0 when
+    none did; ``None`` entries, from runtimes that do not report it, count as quiet)."""
+    last = -1
+    for i, ms in enumerate(jit_ms):
+        if ms:
+            last = i
+    return last + 1
+
+
+def size_inversions(points) -> dict[int, int]:
+    """Sizes slower per operation than a larger size of the same case: {smaller: larger}.
+
+    ``points`` are (size, median, low, high); a pair counts only when the intervals do not
+    overlap (the smaller size's low above the larger size's high): hashing fewer bytes cannot
+    cost more, so such a result is a measurement to distrust, not a finding.
+    """
+    out: dict[int, int] = {}
+    pts = sorted(points)
+    for i, (size, _, low, _) in enumerate(pts):
+        for big, _, _, high in pts[i + 1 :]:
+            if big > size and low > high:
+                out[size] = big
+                break
+    return out
 
 
 @dataclass(frozen=True)

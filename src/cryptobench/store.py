@@ -1,4 +1,4 @@
-"""SQLite store: one row per run, one per case, committed as soon as each case is measured."""
+"""SQLite store: one row per run, one per case, committed after each round of each case."""
 
 from __future__ import annotations
 
@@ -84,10 +84,11 @@ class Store:
             (run.get("ended"), run["status"], json.dumps(run), run["id"]),
         )
 
-    def add_case(self, run_id: str, seq: int, result: dict) -> None:
+    def put_case(self, run_id: str, seq: int, result: dict) -> None:
+        """Store a case's row, replacing the one its earlier rounds left."""
         self._write(
-            "INSERT INTO cases (run_id, seq, implementation, primitive, operation, size, status,"
-            " data) VALUES (?,?,?,?,?,?,?,?)",
+            "INSERT OR REPLACE INTO cases (run_id, seq, implementation, primitive, operation,"
+            " size, status, data) VALUES (?,?,?,?,?,?,?,?)",
             (
                 run_id,
                 seq,
@@ -105,7 +106,7 @@ class Store:
             raise UsageError(f"run {run['id']} is already in {self.path}")
         self.begin_run(run)
         for seq, result in enumerate(results):
-            self.add_case(run["id"], seq, result)
+            self.put_case(run["id"], seq, result)
 
     # -- reading ---------------------------------------------------------------------------
     def runs(self) -> list[dict]:

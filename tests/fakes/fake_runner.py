@@ -10,6 +10,8 @@ It offers sha256 through hashlib (a test double, not a benchmarked runner):
   hello-exit  exits before answering hello
   slow-start  sleeps 2 s before reading anything
   slow        every bench batch sleeps 50 ms (for Ctrl-C tests); writes its pid to $FAKE_PID_FILE
+  late-crash  counts its starts in $FAKE_STARTS_FILE; from the third start on (verification,
+              round 1, then round 2) it exits during its first bench request
 """
 
 import hashlib
@@ -23,6 +25,12 @@ benches = 0
 
 if MODE == "slow-start":
     time.sleep(2)
+starts = 0
+if MODE == "late-crash":
+    with open(os.environ["FAKE_STARTS_FILE"], "a+") as fh:
+        fh.write("start\n")
+        fh.seek(0)
+        starts = len(fh.read().split())
 if os.environ.get("FAKE_PID_FILE"):
     with open(os.environ["FAKE_PID_FILE"], "a") as fh:
         fh.write(f"{os.getpid()}\n")
@@ -58,7 +66,7 @@ def answer(req):
     if op == "compute":
         return {"output": out}
     benches += 1
-    if MODE == "crash" and benches == 2:
+    if MODE == "crash" and benches == 2 or MODE == "late-crash" and starts >= 3:
         os._exit(9)
     if MODE == "hang":
         time.sleep(3600)

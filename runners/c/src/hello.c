@@ -1,48 +1,17 @@
-/* The hello response: runtime, CPU features as OpenSSL detected them, implementations. */
+/* The hello response: runtime, CPU features as OpenSSL detected them (lib_openssl.c),
+ * implementations. */
 #include "hello.h"
 
-#include "libs.h"
+#include "registry.h"
 #include "request.h"
 
 #include <gnu/libc-version.h>
-#include <openssl/crypto.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #ifndef CB_CFLAGS
 #define CB_CFLAGS "unknown"
 #endif
-
-/* Bits of OpenSSL's capability vector: word (CPUID leaf/register) and bit. */
-static const struct {
-	const char *name;
-	int word, bit;
-} CPU_BITS[] = {
-	{"aes", 1, 25}, {"pclmulqdq", 1, 1}, {"sse4_2", 1, 20},	    {"avx", 1, 28},
-	{"avx2", 2, 5}, {"bmi2", 2, 8},	     {"avx512f", 2, 16},    {"adx", 2, 19},
-	{"sha", 2, 29}, {"vaes", 3, 9},	     {"vpclmulqdq", 3, 10},
-};
-
-/* OPENSSL_info gives "OPENSSL_ia32cap=0x<ECX:EDX of leaf 1>:0x<ECX:EBX of leaf 7>". */
-static json_t *cpu_json(void)
-{
-	const char *info = OPENSSL_info(OPENSSL_INFO_CPU_SETTINGS);
-	unsigned long long a = 0, b = 0;
-	uint32_t words[4];
-	json_t *features = json_object();
-
-	if (info == NULL || sscanf(info, "OPENSSL_ia32cap=0x%llx:0x%llx", &a, &b) != 2)
-		return json_pack("{s:o,s:s}", "features", features, "source", "unavailable");
-	words[0] = (uint32_t)a;
-	words[1] = (uint32_t)(a >> 32);
-	words[2] = (uint32_t)b;
-	words[3] = (uint32_t)(b >> 32);
-	for (size_t i = 0; i < COUNT_OF(CPU_BITS); i++)
-		json_object_set_new(features, CPU_BITS[i].name,
-				    json_boolean(words[CPU_BITS[i].word] >> CPU_BITS[i].bit & 1));
-	return json_pack("{s:o,s:s,s:s}", "features", features, "source",
-			 "OpenSSL's CPUID probe (OPENSSL_ia32cap)", "ia32cap", info);
-}
 
 static int keyed_family(unsigned ops)
 {
@@ -87,7 +56,8 @@ json_t *hello_result(void)
 			json_array_append_new(impls, impl_json(libs_at(i)));
 	return json_pack("{s:i,s:{s:s,s:s,s:{s:s,s:s}},s:o,s:o}", "protocol", 1, "runtime", "name",
 			 "c", "version", "gcc " __VERSION__, "details", "cflags", CB_CFLAGS, "libc",
-			 gnu_get_libc_version(), "cpu", cpu_json(), "implementations", impls);
+			 gnu_get_libc_version(), "cpu", openssl_cpu_json(), "implementations",
+			 impls);
 }
 
 void describe_common(json_t *impl, const char *version, const char *backend, const char *code_path,

@@ -1,6 +1,7 @@
 /* c/libgcrypt: GnuPG's library. Digests one-shot (gcry_md_hash_buffer); XOFs and HMAC
- * through a handle reset per message; ciphers in gcry_cipher.c; KDFs in gcry_kdf.c. */
-#include "gcry_kinds.h"
+ * through a handle reset per message; ciphers in lib_libgcrypt_cipher.c; KDFs in
+ * lib_libgcrypt_kdf.c. */
+#include "lib_libgcrypt.h"
 
 #include <stdio.h>
 #include <stdlib.h>

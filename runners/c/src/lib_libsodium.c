@@ -1,7 +1,7 @@
 /* c/libsodium: hashes, HMAC-SHA-256, the IETF AEADs and password hashing.
  * libsodium's AEADs take raw keys (no context) except AES-256-GCM, whose precomputed
  * state (beforenm) is the reusable key; HMAC's keyed state is copied per message. */
-#include "runner.h"
+#include "lib_libsodium.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -125,7 +125,6 @@ static const kind_t HASH = {.run = hash_run};
 static const kind_t HMAC = {NULL, hmac_setup, hmac_run, sodium_cleanup};
 static const kind_t AEAD = {.run = aead_run};
 static const kind_t GCM = {NULL, gcm_setup, gcm_run, sodium_cleanup};
-extern const kind_t SODIUM_ARGON2, SODIUM_SCRYPT;
 
 #define PW_OPS (OPS_PWHASH | OPS_DERIVE)
 

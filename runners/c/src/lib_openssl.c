@@ -1,10 +1,13 @@
-/* c/openssl: OpenSSL 3 through EVP, every algorithm fetched once (ossl_fetch.c).
+/* c/openssl: OpenSSL 3 through EVP, every algorithm fetched once (lib_openssl_fetch.c).
  * Digests: EVP_Digest with the fetched EVP_MD, exactly as `openssl speed -evp`.
  * XOFs: one EVP_MD_CTX reused (Init_ex2/Update/FinalXOF). HMAC: EVP_MAC keyed once,
- * re-initialised per message with a NULL key (as speed's -hmac). Ciphers: ossl_cipher.c. */
-#include "ossl_fetch.h"
+ * re-initialised per message with a NULL key (as speed's -hmac). Ciphers: lib_openssl_cipher.c. */
+#include "lib_openssl.h"
+
+#include "hello.h"
 
 #include <openssl/core_names.h>
+#include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
@@ -264,3 +267,35 @@ static void describe(json_t *impl)
 }
 
 const lib_t lib_openssl = {"openssl", PRIMS, COUNT_OF(PRIMS), init, available, describe};
+
+/* hello's "cpu": what OpenSSL's own CPUID probe found (hello.h). */
+/* Bits of OpenSSL's capability vector: word (CPUID leaf/register) and bit. */
+static const struct {
+	const char *name;
+	int word, bit;
+} CPU_BITS[] = {
+	{"aes", 1, 25}, {"pclmulqdq", 1, 1}, {"sse4_2", 1, 20},	    {"avx", 1, 28},
+	{"avx2", 2, 5}, {"bmi2", 2, 8},	     {"avx512f", 2, 16},    {"adx", 2, 19},
+	{"sha", 2, 29}, {"vaes", 3, 9},	     {"vpclmulqdq", 3, 10},
+};
+
+/* OPENSSL_info gives "OPENSSL_ia32cap=0x<ECX:EDX of leaf 1>:0x<ECX:EBX of leaf 7>". */
+json_t *openssl_cpu_json(void)
+{
+	const char *info = OPENSSL_info(OPENSSL_INFO_CPU_SETTINGS);
+	unsigned long long a = 0, b = 0;
+	uint32_t words[4];
+	json_t *features = json_object();
+
+	if (info == NULL || sscanf(info, "OPENSSL_ia32cap=0x%llx:0x%llx", &a, &b) != 2)
+		return json_pack("{s:o,s:s}", "features", features, "source", "unavailable");
+	words[0] = (uint32_t)a;
+	words[1] = (uint32_t)(a >> 32);
+	words[2] = (uint32_t)b;
+	words[3] = (uint32_t)(b >> 32);
+	for (size_t i = 0; i < COUNT_OF(CPU_BITS); i++)
+		json_object_set_new(features, CPU_BITS[i].name,
+				    json_boolean(words[CPU_BITS[i].word] >> CPU_BITS[i].bit & 1));
+	return json_pack("{s:o,s:s,s:s}", "features", features, "source",
+			 "OpenSSL's CPUID probe (OPENSSL_ia32cap)", "ia32cap", info);
+}

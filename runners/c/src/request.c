@@ -1,8 +1,8 @@
 /* Decoding a compute/bench request into a call_t, with the protocol's error kinds. */
 #include "request.h"
 
-#include "libs.h"
-#include "proto.h"
+#include "registry.h"
+#include "protocol.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -209,4 +209,16 @@ void request_release(call_t *c)
 	free(c->out);
 	free(c->out2);
 	c->out = c->out2 = NULL;
+}
+
+/* out_len within what this library accepts, else invalid_params. */
+int check_out_len(call_t *c, uint64_t min, uint64_t max)
+{
+	uint64_t v = c->pv[P_OUT_LEN];
+
+	if (v < min || v > max)
+		return fail(c, RC_INVALID, "out_len %llu outside [%llu, %llu] for this library",
+			    (unsigned long long)v, (unsigned long long)min,
+			    (unsigned long long)max);
+	return RC_OK;
 }

@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from .. import stats
+from .. import probe, stats
+from ..catalog import FAMILIES
+from ..catalog import SLOW_FAMILIES as SLOW
 
-FAMILY_ORDER = ("hash", "xof", "checksum", "mac", "cipher", "aead", "password-hash", "kdf")
-SLOW = ("password-hash", "kdf")
+FAMILY_ORDER = FAMILIES
 
 
 @dataclass
@@ -120,3 +121,21 @@ def fits(results: list[dict]) -> list[tuple[str, stats.Fit]]:
         if fit is not None:
             out.append((label, fit))
     return out
+
+
+def method_note(doc: dict) -> str:
+    """How the run was measured, and what the drift probe saw: one line under the tables."""
+    run = doc.get("run") or {}
+    rounds = (run.get("settings") or {}).get("rounds") or 1
+    text = (
+        f"{rounds} rounds per case, each in fresh processes, in shuffled order"
+        if rounds > 1
+        else "one round per case: intervals leave out run-to-run variation"
+    )
+    probes = [p["median_ns"] for p in run.get("probes") or [] if p.get("median_ns")]
+    if probes:
+        spread = probe.drift(run["probes"])
+        text += "; drift probe " + ", ".join(f"{ns / 1e3:.2f}" for ns in probes) + " µs"
+        if spread is not None:
+            text += f" (spread {spread:.1%})"
+    return text

@@ -53,4 +53,5 @@ def render(doc: dict, show_precision: bool = False, **_) -> str:
         )
     for case, reason in layout.problems(doc["results"]):
         lines.append(f"- FAILED {esc(case)}: {esc(reason)}")
+    lines += ["", f"Method: {esc(layout.method_note(doc))}."]
     return "\n".join(lines) + "\n"

@@ -53,6 +53,7 @@ def render(
         )
     for case, reason in layout.problems(results):
         console.print(f"[red]FAILED[/red] {case}: {reason}", markup=True, highlight=False)
+    console.print(layout.method_note(doc), markup=False, highlight=False)
     if any(r.get("flags") for r in results):
         console.print(
             "? = noisy or imprecise result: `cryptobench show RUN --format json` lists its flags"

@@ -1,0 +1,20 @@
+/* The registry of libraries this runner hosts. */
+#ifndef CRYPTOBENCH_REGISTRY_H
+#define CRYPTOBENCH_REGISTRY_H
+
+#include "runner.h"
+
+extern const lib_t lib_openssl, lib_libsodium, lib_libgcrypt, lib_nettle, lib_zlib, lib_isal,
+	lib_xxhash, lib_mhash, lib_rhash;
+
+/* The pseudo-primitive every runner offers (docs/protocol.md, "noop"). */
+extern const prim_t noop_prim;
+
+void libs_init(void);
+size_t libs_count(void);
+const lib_t *libs_at(size_t i); /* NULL when that library failed to initialise */
+const lib_t *lib_find(const char *name);
+const prim_t *prim_find(const lib_t *lib, const char *id);
+int prim_offered(const lib_t *lib, const prim_t *p);
+
+#endif

@@ -1,0 +1,48 @@
+// cryptobench runner for C++ (protocol v1, docs/protocol.md): JSON Lines on stdin/stdout.
+#include "dispatch.hpp"
+
+#include <exception>
+#include <iostream>
+#include <string>
+
+namespace {
+
+// One request line → one response object; never lets an exception take the runner down.
+cb::json answer(const std::string &line) {
+    cb::json req = cb::json::parse(line, nullptr, false);
+    if (req.is_discarded())
+        return cb::error(nullptr, cb::Kind::bad_request, "not JSON");
+    if (!req.is_object())
+        return cb::error(nullptr, cb::Kind::bad_request, "not an object");
+    auto id = req.find("id");
+    if (id == req.end() || !id->is_number_integer())
+        return cb::error(nullptr, cb::Kind::bad_request, "id must be an integer");
+    try {
+        return cb::ok(*id, cb::handle(req));
+    } catch (const cb::Fail &f) {
+        return cb::error(*id, f.kind, f.what());
+    } catch (const std::exception &e) {
+        return cb::error(*id, cb::Kind::internal, e.what());
+    } catch (...) {
+        return cb::error(*id, cb::Kind::internal, "the library threw");
+    }
+}
+
+} // namespace
+
+int main() {
+    std::ios::sync_with_stdio(false);
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
+            line.pop_back();
+        if (line.empty())
+            continue;
+        // Replace: a stray non-UTF-8 byte in a message string must not throw on output.
+        std::cout << answer(line).dump(-1, ' ', false, cb::json::error_handler_t::replace) << '\n'
+                  << std::flush;
+        if (!std::cout)
+            break;
+    }
+    return 0;
+}

@@ -1,0 +1,59 @@
+"""Protocol v1 framing (docs/protocol.md): error kinds, hex inputs, one answer per line."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+PROTOCOL = 1
+
+
+class Fail(Exception):
+    """An error answer: kind is one of docs/protocol.md's error kinds."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+class AuthFailed(Exception):
+    """Raised by a library adapter when a tag or password does not verify."""
+
+
+def hex_input(inputs: dict, name: str) -> bytes:
+    value = inputs.get(name, "")
+    if not isinstance(value, str):
+        raise Fail("bad_request", f"input {name} must be a hex string")
+    try:
+        return bytes.fromhex(value)
+    except ValueError:
+        raise Fail("bad_request", f"input {name} is not hex") from None
+
+
+def _error(rid, kind: str, message: str) -> dict:
+    return {"id": rid, "ok": False, "error": {"kind": kind, "message": message}}
+
+
+def answer(line: str, handle: Callable[[dict], dict]) -> dict:
+    """One request line → one response object; never raises (a runner never dies)."""
+    try:
+        req = json.loads(line)
+    except ValueError:
+        return _error(None, "bad_request", "not JSON")
+    if not isinstance(req, dict):
+        return _error(None, "bad_request", "not an object")
+    rid = req.get("id")
+    try:
+        return {"id": rid, "ok": True, "result": handle(req)}
+    except Fail as exc:
+        return _error(rid, exc.kind, str(exc))
+    except AuthFailed:
+        return _error(rid, "auth_failed", "authentication failed")
+    except (ValueError, TypeError, OverflowError) as exc:
+        return _error(rid, "invalid_params", str(exc))
+    except Exception as exc:  # a runner never dies on a request
+        return _error(rid, "internal", f"{type(exc).__name__}: {exc}")
+
+
+def encode(response: dict) -> str:
+    return json.dumps(response, separators=(",", ":")) + "\n"

@@ -1,0 +1,130 @@
+"""What every command shares: the error console, the guard that turns known errors into one
+line, loading runs or results files, and writing output."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from .. import report, results
+from ..errors import CryptobenchError, DataError
+from ..paths import default_db
+from ..store import Store
+
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+FORMATS = ("table", "json", "csv", "markdown")
+SCHEMA_PATH = Path(__file__).parent.parent / "results.schema.json"
+DB_HELP = f"SQLite store (default {default_db()})"
+
+
+def db_option(fn):
+    return click.option("--db", type=click.Path(dir_okay=False), default=None, help=DB_HELP)(fn)
+
+
+def guarded(fn):
+    """Known errors become one line and an exit code, never a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except CryptobenchError as exc:
+            err.print(f"cryptobench: {exc}", markup=False)
+            sys.exit(exc.exit_code)
+
+    return wrapper
+
+
+def print_skips(skipped) -> None:
+    for rid, why in skipped:
+        err.print(f"skipped {rid}: {why}", markup=False)
+
+
+@functools.cache
+def _validator():
+    import jsonschema  # only when a file is read: keeps every other command quick to start
+
+    return jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text()))
+
+
+def _short(text: str, limit: int = 160) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def read_results_file(path: Path) -> dict:
+    """A results document from a file, validated against the schema (DataError if not)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise DataError(f"{path}: not a cryptobench results file (not UTF-8 text)") from None
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataError(
+            f"{path}: not a cryptobench results file (invalid JSON: {exc.msg} at line "
+            f"{exc.lineno} column {exc.colno})"
+        ) from None
+    from jsonschema.exceptions import best_match
+
+    error = best_match(_validator().iter_errors(doc))
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "the document"
+        raise DataError(
+            f"{path}: not a valid cryptobench results file (schema {results.SCHEMA}): "
+            f"at {_short(where, 60)}: {_short(error.message)}"
+        )
+    return doc
+
+
+def _is_file_ref(ref: str) -> bool:
+    return ref.endswith(".json") or "/" in ref or Path(ref).is_file()
+
+
+class Sources:
+    """Resolves RUN or FILE.json arguments; opens the store only when a run id is given."""
+
+    def __init__(self, db: str | None):
+        self.db = db
+        self._store: Store | None = None
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            self._store = Store(Path(self.db) if self.db else default_db())
+        return self._store
+
+    def load(self, ref: str) -> dict:
+        if _is_file_ref(ref):
+            return read_results_file(Path(ref))
+        run, stored = self.store.load(ref)
+        return results.document(run, stored)
+
+
+def write(text: str, output: str | None) -> None:
+    if not output:
+        click.echo(text, nl=False)
+        return
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CryptobenchError(f"cannot write {output}: {exc.strerror}") from None
+    err.print(f"wrote {output}", markup=False)
+
+
+def output(doc: dict, fmt: str, path: str | None, show_precision: bool) -> None:
+    """A results document in a format, on stdout or into ``path``."""
+    text = report.render(
+        fmt,
+        doc,
+        show_precision=show_precision,
+        color=fmt == "table" and path is None and sys.stdout.isatty(),
+    )
+    write(text, path)

@@ -1,0 +1,138 @@
+"""The commands that look before measuring: list, presets, verify, compute."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .. import catalog as catalog_mod
+from .. import listing, plan
+from .. import vectors as vectors_mod
+from ..errors import UsageError
+from ..protocol import RemoteError, RunnerFailure
+from ..session import open_runtimes
+from ..verify import Verifier
+from .common import err, guarded, print_skips
+
+
+@click.command("list")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table")
+@guarded
+def list_cmd(fmt):
+    """Runtimes, implementations, what each offers, and what was skipped with why."""
+    live, skipped = open_runtimes()
+    try:
+        click.echo(listing.render_list(live, skipped, fmt), nl=False)
+    finally:
+        for rt in live:
+            rt.stop()
+
+
+@click.command()
+@guarded
+def presets():
+    """The presets, what each runs and its expected duration here."""
+    cat = catalog_mod.load()
+    live, skipped = open_runtimes()
+    for rt in live:
+        rt.stop()
+    click.echo(listing.render_presets(cat, live), nl=False)
+
+
+@click.command()
+@click.option("--runtime", "runtimes", multiple=True, help="runtime id (java selects java@25 too)")
+@click.option("--impl", "impls", multiple=True, help="implementation id, e.g. go/stdlib")
+@click.option("--primitive", "primitives", multiple=True)
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table")
+@click.option("--all-vectors", is_flag=True, help="also run vectors marked slow")
+@click.option(
+    "--timeout", type=float, default=60.0, show_default=True, help="seconds to wait for one answer"
+)
+@guarded
+def verify(runtimes, impls, primitives, fmt, all_vectors, timeout):
+    """The verification matrix: known answers, forgeries, agreement between implementations."""
+    cat = catalog_mod.load()
+    vecs = vectors_mod.load_all(cat)
+    for p in primitives:
+        cat.get(p)
+    live, skipped = open_runtimes(runtimes, impls)
+    print_skips(skipped)
+    verifier = Verifier(cat, vecs, live, timeout=timeout, all_vectors=all_vectors)
+    try:
+        rows = listing.verify_matrix(verifier, cat, live, runtimes, impls, primitives, err)
+    finally:
+        for rt in live:
+            rt.stop()
+    click.echo(listing.render_matrix(rows, fmt), nl=False)
+    sys.exit(1 if any(not r["ok"] for r in rows) else 0)
+
+
+@click.command()
+@click.option("--impl", required=True, help="implementation id, e.g. python/hashlib")
+@click.option("--primitive", required=True)
+@click.option("--operation", required=True)
+@click.option("--msg", default=None)
+@click.option("--key", default=None)
+@click.option("--nonce", default=None)
+@click.option("--aad", default=None)
+@click.option("--password", default=None)
+@click.option("--salt", default=None)
+@click.option("--encoded", default=None)
+@click.option("--param", "params", multiple=True, help="K=V")
+@click.option("--timeout", type=float, default=600.0)
+@guarded
+def compute(impl, primitive, operation, params, timeout, **raw):
+    """One operation on explicit inputs (hex); the output on stdout."""
+    cat = catalog_mod.load()
+    prim = cat.get(primitive)
+    if operation not in prim.operations:
+        raise UsageError(
+            f"{primitive} has operations {', '.join(prim.operations)}, not {operation!r}"
+        )
+    inputs = {}
+    for name, value in raw.items():
+        if value is None:
+            continue
+        if name != "encoded":
+            try:
+                bytes.fromhex(value)
+            except ValueError:
+                raise UsageError(f"--{name} must be hex") from None
+        inputs[name] = value.lower() if name != "encoded" else value
+    user = dict(plan.parse_param(p) for p in params)
+    resolved = cat.resolve_params(prim, user, operation)
+    live, skipped = open_runtimes((), (impl,), only_needed=True)
+    found = [i for rt in live for i in rt.implementations if i.id == impl]
+    try:
+        if not found:
+            known = sorted(i.id for rt in live for i in rt.implementations)
+            reason = "; ".join(f"{r}: {why}" for r, why in skipped)
+            raise UsageError(
+                f"unknown implementation {impl!r}; valid: {', '.join(known)}"
+                + (f" ({reason})" if reason else "")
+            )
+        rt = next(rt for rt in live if rt.id == found[0].runtime_id)
+        try:
+            out = rt.request(
+                "compute",
+                timeout,
+                impl=found[0].library,
+                primitive=primitive,
+                operation=operation,
+                inputs=inputs,
+                params=resolved,
+            )
+        except RemoteError as exc:
+            err.print(f"{exc.kind}: {exc.message}", markup=False)
+            sys.exit(2 if exc.kind == "bad_request" else 1)
+        except RunnerFailure as exc:
+            err.print(f"runner failure: {exc}", markup=False)
+            sys.exit(1)
+        click.echo(out.get("output", ""))
+    finally:
+        for rt in live:
+            rt.stop()
+
+
+COMMANDS = (list_cmd, presets, verify, compute)

@@ -1,0 +1,77 @@
+"""`cryptobench run`: the options become a RunRequest; pipeline.run does the work."""
+
+from __future__ import annotations
+
+import random
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from .. import pipeline, plan, results
+from ..paths import default_db
+from .common import DB_HELP, FORMATS, err, guarded, output
+
+
+@click.command()
+@click.option("--preset", default=None, help="a preset name (see `cryptobench presets`)")
+@click.option("--runtime", "runtimes", multiple=True)
+@click.option("--impl", "impls", multiple=True)
+@click.option("--primitive", "primitives", multiple=True)
+@click.option("--operation", "operations", multiple=True)
+@click.option("--exclude", multiple=True, help="glob over impl, primitive or impl:primitive")
+@click.option("--size", "sizes", multiple=True, type=click.IntRange(0))
+@click.option("--param", "params", multiple=True, help="K=V, e.g. fresh_context=true")
+@click.option("--time-per-case", type=click.FloatRange(0.01), default=None)
+@click.option("--precision", type=click.FloatRange(0.01, 50), default=None, help="percent")
+@click.option(
+    "--rounds",
+    type=click.IntRange(1, 50),
+    default=3,
+    show_default=True,
+    help="independent rounds per case, each in fresh processes",
+)
+@click.option("--pin", is_flag=True, help="runners on one CPU, the orchestrator on another")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table")
+@click.option(
+    "--output", "output_path", default=None, help="write the report here instead of stdout"
+)
+@click.option("--db", type=click.Path(dir_okay=False), default=None, help=DB_HELP)
+@click.option("--seed", type=int, default=None)
+@click.option("--timeout", type=float, default=60.0, help="base seconds for one answer")
+@click.option("--show-precision", is_flag=True)
+@click.option("--wait", is_flag=True, help="wait for another run to finish instead of failing")
+@guarded
+def run(fmt, output_path, show_precision, **opts):
+    """Verify and measure: a preset (default: `default`) or the primitives named."""
+    req = pipeline.RunRequest(
+        command=shlex.join(["cryptobench", *sys.argv[1:]]),
+        db=Path(opts["db"]) if opts["db"] else default_db(),
+        preset=opts["preset"],
+        filters=plan.Filters(
+            list(opts["runtimes"]),
+            list(opts["impls"]),
+            list(opts["primitives"]),
+            list(opts["operations"]),
+            list(opts["exclude"]),
+            list(opts["sizes"]),
+            dict(plan.parse_param(p) for p in opts["params"]),
+        ),
+        time_per_case=opts["time_per_case"],
+        precision=opts["precision"] / 100 if opts["precision"] else None,
+        rounds=opts["rounds"],
+        seed=opts["seed"] if opts["seed"] is not None else random.SystemRandom().randrange(1 << 31),
+        timeout=opts["timeout"],
+        wait=opts["wait"],
+        pin=opts["pin"],
+    )
+    done = pipeline.run(req, err)
+    output(results.document(done.run, done.results), fmt, output_path, show_precision)
+    if done.interrupted:
+        err.print(
+            f"interrupted: {len(done.results)} cases kept in run {done.run['id'][:8]}",
+            markup=False,
+        )
+        sys.exit(130)
+    sys.exit(1 if done.failures else 0)

@@ -1,0 +1,99 @@
+"""One case, verified before it is timed, then measured in one round (docs/methodology.md).
+
+`prepare` runs the verification and keeps what the rounds need (the inputs to time, the
+output the timed code path must return); `measure_round` asks the runner for batches through
+`sampling`. The rounds themselves are `rounds.py`'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import results, sampling
+from .catalog import NOOP, NOOP_SIZE
+from .inputs import case_inputs
+from .plan import Case
+from .protocol import RemoteError, RunnerFailure, check_samples
+from .session import Runtime
+from .verify import Verifier, VerifyError
+
+
+@dataclass
+class Prepared:
+    """A verified case, ready to be timed in every round."""
+
+    seq: int  # its row in the run
+    case: Case
+    inputs: dict  # what the bench request sends
+    expected: str | None  # the verified output; None for salt-generating `hash`
+    verification: str
+
+
+def noop_cases(cases: list[Case]) -> list[Case]:
+    """One noop case per runtime that has fast cases: its loop and call overhead."""
+    seen, out = set(), []
+    for c in cases:
+        if not c.prim.is_slow and c.impl.runtime_id not in seen:
+            seen.add(c.impl.runtime_id)
+            out.append(Case(c.impl, NOOP, "digest", NOOP_SIZE, {}))
+    return out
+
+
+def prepare(verifier: Verifier, case: Case, seq: int, seed: int) -> Prepared | dict:
+    """The verified case, or the stored result saying why it cannot be timed."""
+    if case.prim.id == NOOP.id:
+        expected = NOOP_SIZE.to_bytes(8, "big").hex()
+        return Prepared(seq, case, {"msg": "00" * NOOP_SIZE}, expected, "returns its length")
+    inputs = case_inputs(case.prim, case.operation, case.size, case.params, seed)
+    try:
+        check, bench_inputs, expected = verifier.check_case(
+            case.impl, case.prim, case.operation, inputs, case.params
+        )
+    except RunnerFailure as exc:
+        return results.failed(case, f"runner {exc.kind}: {exc}")
+    if not check.ok:
+        return results.failed(case, f"verification failed: {check.detail}", check.detail)
+    return Prepared(seq, case, bench_inputs, expected, check.detail)
+
+
+def _bench(rt: Runtime, p: Prepared, outputs: list) -> sampling.Bench:
+    def bench(iterations: int, batches: int, timeout: float) -> list[dict]:
+        res = rt.request(
+            "bench",
+            timeout,
+            impl=p.case.impl.library,
+            primitive=p.case.prim.id,
+            operation=p.case.operation,
+            inputs=p.inputs,
+            params=p.case.params,
+            iterations=iterations,
+            batches=batches,
+        )
+        out = res.get("output")
+        if p.expected is not None and out != p.expected:
+            raise VerifyError(f"bench output {str(out)[:40]} differs from the verified output")
+        outputs.append(out)
+        return check_samples(res.get("samples"), iterations, batches)
+
+    return bench
+
+
+def measure_round(
+    rt: Runtime, p: Prepared, policy: sampling.Policy, verifier: Verifier, first_round: bool
+) -> sampling.Measurement:
+    """One round of one case. Raises RunnerFailure, RemoteError or VerifyError."""
+    outputs: list = []
+    m = sampling.measure(_bench(rt, p, outputs), policy, p.case.prim.is_slow)
+    if first_round and p.expected is None and p.case.operation == "hash":
+        # a salted hash differs each call: the timed path's output must verify elsewhere
+        verifier.verify_elsewhere(p.case.prim, p.inputs["password"], str(outputs[0]), p.case.params)
+    return m
+
+
+def round_error(exc: Exception) -> str:
+    """What a failed round says about why."""
+    if isinstance(exc, RunnerFailure):
+        return f"runner {exc.kind}: {exc}"
+    if isinstance(exc, RemoteError):
+        return f"{exc.kind}: {exc.message}"
+    return f"verification failed: {exc}"
