@@ -166,3 +166,43 @@ def test_cli_compare_stored_runs(fakes, run_cli):
     assert proc.returncode == 0, proc.stderr
     assert "1 cases compared; 0 significant" in proc.stdout
     assert first[:8] in proc.stdout and second[:8] in proc.stdout
+
+
+def _with_rounds(doc: dict, factors: list[float]) -> dict:
+    """The document measured in rounds: each result's rounds at median × factor (±0.5%)."""
+    out = json.loads(json.dumps(doc))
+    out["schema"] = "cryptobench/results/v2"
+    for r in out["results"]:
+        m = r["median_ns"]
+        r["rounds"] = [
+            {
+                "round": i + 1,
+                "median_ns": m * f,
+                "ci_low_ns": m * f * 0.995,
+                "ci_high_ns": m * f * 1.005,
+                "n_samples": 5,
+            }
+            for i, f in enumerate(factors)
+        ]
+    return out
+
+
+def test_runs_in_rounds_are_compared_on_their_round_medians():
+    base = make_doc()
+    a = _with_rounds(base, [1.0, 1.03, 0.98])
+    b = _with_rounds(base, [1.01, 0.97, 1.02])  # the same code, other processes: no change
+    same = compare.compare(a, b)
+    assert all(c.method == "rounds" for c in same.cases) and not same.significant
+    slower = _with_rounds(base, [1.20, 1.22, 1.19])
+    cmp = compare.compare(a, slower)
+    assert all(c.verdict == "slower" for c in cmp.cases)
+    assert all(c.ratio_low > 1.1 for c in cmp.cases)
+    assert not any("batch by batch" in w for w in cmp.warnings)
+
+
+def test_a_moved_drift_probe_is_a_warning():
+    a, b = make_doc(), make_doc()
+    a["run"]["probes"] = [{"round": 1, "median_ns": 2000.0}]
+    b["run"]["probes"] = [{"round": 1, "median_ns": 2200.0}, {"round": 2, "median_ns": 2210.0}]
+    warns = compare.compare(a, b).warnings
+    assert any("drift probe moved +10" in w for w in warns)

@@ -77,7 +77,7 @@ def test_one_cold_first_call_does_not_make_a_fast_op_slow():
 
 
 class JitScript(Script):
-    """Batches report ``jit_ms`` > 0 until batch ``quiet_from``, and run at ``slow`` ns/op while
+    """Batches report ``compiles`` > 0 until batch ``quiet_from``, and run at ``slow`` ns/op while
     compiling: a JVM that sits flat in C1 code, then compiles — no trend to see."""
 
     def __init__(self, quiet_from: int, slow: float = 300.0, fast: float = 100.0):
@@ -88,15 +88,29 @@ class JitScript(Script):
         start = self.index
         out = super().__call__(iterations, batches, timeout)
         for k, s in enumerate(out):
-            s["jit_ms"] = 2 if start + k < self.quiet_from else 0
+            s["compiles"] = 2 if start + k < self.quiet_from else 0
         return out
 
 
 def test_batches_that_overlapped_compilation_are_warmup():
     bench = JitScript(quiet_from=40)
     m = sampling.measure(bench, sampling.Policy(budget_s=0.2), False, clock=bench.clock)
-    assert m.ci.median == 100.0 and all(s["jit_ms"] == 0 for s in m.samples)
-    assert len(m.warmup) >= 40 and "no compilation in the last" in m.warmup_reason
+    assert m.ci.median == 100.0 and all(s["compiles"] == 0 for s in m.samples)
+    assert len(m.warmup) >= 40 and "3× faster after" in m.warmup_reason
+    assert m.iterations == 100_000  # batches re-sized to ~10 ms at the compiled speed
+
+
+def test_compilation_without_a_speed_up_still_ends_warmup_only_when_quiet():
+    bench = JitScript(quiet_from=40, slow=120.0)
+    m = sampling.measure(bench, sampling.Policy(budget_s=0.2), False, clock=bench.clock)
+    assert m.ci.median == 100.0 and all(s["compiles"] == 0 for s in m.samples)
+    assert "no compilation in the last" in m.warmup_reason
+
+
+def test_a_fresh_jvm_warms_up_at_least_min_warmup():
+    bench = JitScript(quiet_from=3, slow=100.0)  # quiet almost at once
+    m = sampling.measure(bench, sampling.Policy(budget_s=0.1), False, bench.clock, None, 0.5)
+    assert sum(s["ns"] for s in m.warmup) >= 0.5e9
 
 
 def test_a_runtime_still_compiling_is_flagged_not_trusted():

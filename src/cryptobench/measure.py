@@ -81,9 +81,16 @@ def _bench(rt: Runtime, p: Prepared, outputs: list) -> sampling.Bench:
 def measure_round(
     rt: Runtime, p: Prepared, policy: sampling.Policy, verifier: Verifier, first_round: bool
 ) -> sampling.Measurement:
-    """One round of one case. Raises RunnerFailure, RemoteError or VerifyError."""
+    """One round of one case. Raises RunnerFailure, RemoteError or VerifyError. On a runtime
+    that reports JIT compilation, every case warms up for at least ``policy.jit_warmup_s``:
+    a JIT can sit flat in slower code with nothing compiling, so quiet alone proves nothing."""
     outputs: list = []
-    m = sampling.measure(_bench(rt, p, outputs), policy, p.case.prim.is_slow)
+    m = sampling.measure(
+        _bench(rt, p, outputs),
+        policy,
+        p.case.prim.is_slow,
+        min_warmup_s=policy.jit_warmup_s,
+    )
     if first_round and p.expected is None and p.case.operation == "hash":
         # a salted hash differs each call: the timed path's output must verify elsewhere
         verifier.verify_elsewhere(p.case.prim, p.inputs["password"], str(outputs[0]), p.case.params)

@@ -54,7 +54,7 @@ class RunnerProcess:
         self._next_id = 1
 
     # -- lifecycle -------------------------------------------------------------------------
-    def start(self, timeout: float) -> dict:
+    def start(self, timeout: float, **hello_fields) -> dict:
         """Start the process and return its ``hello`` result."""
         try:
             self.proc = subprocess.Popen(
@@ -71,7 +71,7 @@ class RunnerProcess:
             raise RunnerFailure("start", f"cannot start {self.argv[0]}: {exc.strerror}") from None
         threading.Thread(target=self._pump_stdout, daemon=True).start()
         threading.Thread(target=self._pump_stderr, daemon=True).start()
-        hello = self.request("hello", timeout=timeout)
+        hello = self.request("hello", timeout=timeout, **hello_fields)
         if hello.get("protocol") != PROTOCOL_VERSION:
             self.kill()
             raise RunnerFailure("protocol", f"speaks protocol {hello.get('protocol')!r}, not 1")
@@ -252,7 +252,7 @@ def check_samples(samples, iterations: int, batches: int) -> list[dict]:
             and s.get("iterations") == iterations
             and isinstance(s.get("ns"), int)
             and s["ns"] >= 0
-            and isinstance(s.get("jit_ms", 0), int | float)
+            and isinstance(s.get("compiles", 0), int | float)
             for s in samples
         )
     )

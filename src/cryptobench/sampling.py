@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+import numpy as np
+
 from . import stats
 
 TARGET_BATCH_NS = 10_000_000  # a batch lasts ~10 ms
@@ -29,6 +31,7 @@ class Policy:
     slow_precision: float = 0.03  # relaxed target for KDFs/password hashes
     base_timeout_s: float = 60.0
     max_warmup_s: float = 3.0  # how long a runtime that is still compiling may warm up
+    jit_warmup_s: float = 1.0  # the least warm-up of a case on a runtime that reports JIT
 
 
 def for_rounds(policy: Policy, rounds: int) -> Policy:
@@ -99,23 +102,39 @@ def measure(
     slow_family: bool,
     clock: Callable[[], float] = time.monotonic,
     first_timeout: float | None = None,
+    min_warmup_s: float = 0.0,
 ) -> Measurement:
+    """One round of one case. ``min_warmup_s``: the least warm-up a runtime that reports JIT
+    compilation gets (as JMH's warm-up iterations); others are not held to it."""
     start = clock()
     per_op, warm = calibrate(bench, policy, first_timeout or policy.base_timeout_s)
     slow = slow_family or per_op >= SLOW_OP_NS
-    iterations = 1 if slow else stats.iterations_for(per_op, TARGET_BATCH_NS)
-    batch_ns = per_op * iterations
-    chunk = 1 if slow else max(1, min(50, int(CHUNK_NS / batch_ns)))
     target = policy.slow_precision if slow else policy.precision
     min_samples = policy.slow_min_samples if slow else policy.min_samples
+    warm_ns = sum(s["ns"] for s in warm)
     values: list[float] = []
     batches: list[dict] = []
     keep_from: int | None = None
+    base = 0  # batches before this one were sized for a slower code path: warm-up
+    note = ""
     while True:
+        if base == len(batches):  # (re)size batches to ~10 ms at the current speed
+            iterations = 1 if slow else stats.iterations_for(per_op, TARGET_BATCH_NS)
+            batch_ns = per_op * iterations
+            chunk = 1 if slow else max(1, min(50, int(CHUNK_NS / batch_ns)))
         got = bench(iterations, chunk, _timeout(policy, batch_ns * chunk))
         batches.extend(got)
         values.extend(s["ns"] / s["iterations"] for s in got)
-        keep_from, why = steady_from(batches, values, min_samples, jit=not slow)
+        now_per_op = float(np.median([s["ns"] / s["iterations"] for s in got]))
+        if not slow and now_per_op < per_op / 2:  # compiled: 2× faster than batches were sized
+            note = f"{per_op / now_per_op:.0f}× faster after {len(batches)} batches (resized); "
+            per_op, base = now_per_op, len(batches)
+        lo = max(base, _after(warm_ns, batches, min_warmup_s) if _reports_jit(batches) else 0)
+        start_at, why = steady_from(batches[lo:], values[lo:], min_samples, jit=not slow)
+        keep_from = None if start_at is None else lo + start_at
+        if lo > base and start_at is not None:
+            why = f"JIT warm-up of at least {min_warmup_s:g} s, then {why}"
+        why = note + why
         kept = values[keep_from:] if keep_from is not None else []
         prec = stats.median_ci(kept).precision if len(kept) >= 2 else float("inf")
         elapsed = clock() - start
@@ -129,7 +148,8 @@ def measure(
         )
         if decision.stop:
             break
-        if keep_from is None and _warmup_over(policy, batches, elapsed, min_samples, not slow):
+        floor = max(3 * policy.budget_s, 2 * min_warmup_s)
+        if keep_from is None and _warmup_over(policy, batches, elapsed, min_samples, floor):
             decision = stats.StopDecision(True, "no steady state")
             break
     flags = []
@@ -156,14 +176,28 @@ def measure(
     )
 
 
+def _after(warm_ns: float, batches: list[dict], seconds: float) -> int:
+    """Index of the first batch that starts once ``seconds`` of warm-up have run."""
+    spent = warm_ns
+    for i, b in enumerate(batches):
+        if spent >= seconds * 1e9:
+            return i
+        spent += b["ns"]
+    return len(batches)
+
+
+def _reports_jit(batches: list[dict]) -> bool:
+    return any(b.get("compiles") is not None for b in batches)
+
+
 def _jit(batches: list[dict], jit: bool = True) -> list:
-    return [b.get("jit_ms") if jit else None for b in batches]
+    return [b.get("compiles") if jit else None for b in batches]
 
 
 def steady_from(batches: list[dict], values: list[float], min_kept: int, jit: bool = True):
     """(index of the first batch to measure, or None; why warm-up ended or goes on).
 
-    Batches that overlapped JIT compilation (``jit_ms`` > 0, reported by runtimes that can see
+    Batches that overlapped JIT compilation (``compiles`` > 0, reported by runtimes that can see
     it) are warm-up; after the last of them, the trend rule (:func:`stats.warmup_end`) must
     also pass on at least ``min_kept`` batches. Slow operations (one per batch) ignore
     compilation: a background compile is small beside a 10 ms operation."""
@@ -178,10 +212,11 @@ def steady_from(batches: list[dict], values: list[float], min_kept: int, jit: bo
     return start, "no downward trend"
 
 
-def _warmup_over(policy: Policy, batches, elapsed: float, min_samples: int, jit: bool) -> bool:
-    """Give up waiting for a steady state: 3× the budget, or, while a JIT is visibly still
-    compiling (in the last ``min_samples`` batches), ``max_warmup_s``."""
-    if len(batches) < 2 * min_samples or elapsed < 3 * policy.budget_s:
+def _warmup_over(policy: Policy, batches, elapsed: float, min_samples: int, floor: float) -> bool:
+    """Give up waiting for a steady state after ``floor`` seconds (3× the budget, or twice the
+    JIT's least warm-up), or, while a JIT is visibly still compiling (in the last
+    ``min_samples`` batches), after ``max_warmup_s``."""
+    if len(batches) < 2 * min_samples or elapsed < floor:
         return False
-    compiling = stats.compiled_until(_jit(batches, jit)) > len(batches) - min_samples
-    return not compiling or elapsed >= max(policy.max_warmup_s, 3 * policy.budget_s)
+    compiling = stats.compiled_until(_jit(batches)) > len(batches) - min_samples
+    return not compiling or elapsed >= max(policy.max_warmup_s, floor)

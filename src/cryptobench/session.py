@@ -35,9 +35,14 @@ class Runtime:
         if self.cpu is not None and shutil.which("taskset"):
             argv = ["taskset", "-c", str(self.cpu), *argv]  # every thread, from the first
         proc = RunnerProcess(argv, str(self.spec.folder), self.spec.env, self.id)
+        known = bool(self.implementations)  # a fresh process of a runtime already described
         try:
-            hello = proc.start(self.spec.startup_timeout)
-            self.info, self.implementations = parse_hello(self.id, hello)
+            hello = proc.start(self.spec.startup_timeout, **({"brief": True} if known else {}))
+            info, impls = parse_hello(self.id, hello)
+            if not known:
+                self.info, self.implementations = info, impls
+            elif [i.id for i in impls] != [i.id for i in self.implementations]:
+                raise ValueError("a fresh process declared other implementations")
         except (RunnerFailure, RemoteError, ValueError, TypeError, AttributeError) as exc:
             proc.kill()
             self.failed = f"failed at hello: {exc}"

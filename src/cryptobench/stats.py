@@ -150,12 +150,12 @@ def rounds_diff(a: RoundsCI, b: RoundsCI, confidence: float = CONFIDENCE) -> Dif
     return Diff(math.exp(d), math.exp(d - half), math.exp(d + half), float(2 * sps.t.sf(t, df)))
 
 
-def compiled_until(jit_ms) -> int:
+def compiled_until(compiles) -> int:
     """Index of the first batch after the last one that overlapped JIT compilation (0 when
     none did; ``None`` entries, from runtimes that do not report it, count as quiet)."""
     last = -1
-    for i, ms in enumerate(jit_ms):
-        if ms:
+    for i, n in enumerate(compiles):
+        if n:
             last = i
     return last + 1
 

@@ -2,40 +2,76 @@ package dev.cryptobench.runner;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 /**
  * The timing loop: one untimed call, then batches timed with System.nanoTime.
  *
- * <p>Each sample also carries {@code jit_ms}: the JIT compilers' accumulated time that grew while
- * the batch ran (CompilationMXBean, whole milliseconds). A batch with compilation is warm-up to the
- * orchestrator, which starts measuring after a window without any.
+ * <p>Each sample also carries {@code compiles}: how many JIT compilations started while the batch
+ * ran. runner.toml starts the JVM with {@code -Xlog:jit+compilation=debug} into a file named after
+ * its pid, one line per compilation as it starts; this class opens that file, unlinks it (nothing
+ * is left behind, even after kill -9) and counts the new lines between batches, outside the timed
+ * region. A batch with compilation is warm-up to the orchestrator.
  */
 final class Bench {
   /** Every output's first byte ends up here, so the JIT cannot drop the work. */
   static volatile int sink;
 
-  private static final CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
+  private static final FileChannel JIT_LOG = openJitLog();
+  private static final ByteBuffer JIT_BUF = ByteBuffer.allocate(1 << 16);
+
+  private static FileChannel openJitLog() {
+    Path path = Path.of("/tmp", "cryptobench-jit-" + ProcessHandle.current().pid() + ".log");
+    try {
+      FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
+      Files.deleteIfExists(path);
+      return channel;
+    } catch (IOException e) {
+      return null; // started without the log flag: samples carry no compiles
+    }
+  }
+
+  /** Compilations logged since the last call (lines added to the log), or -1 without a log. */
+  private static int compilesSinceLastCall() throws IOException {
+    if (JIT_LOG == null) {
+      return -1;
+    }
+    int lines = 0;
+    JIT_BUF.clear();
+    while (JIT_LOG.read(JIT_BUF) > 0) {
+      JIT_BUF.flip();
+      while (JIT_BUF.hasRemaining()) {
+        if (JIT_BUF.get() == '\n') {
+          lines++;
+        }
+      }
+      JIT_BUF.clear();
+    }
+    return lines;
+  }
 
   private Bench() {}
 
   /** Runs the untimed call (whose output is returned) and the timed batches into samples. */
   static byte[] run(Op op, int iterations, int batches, JsonArray samples) throws Exception {
     byte[] first = op.call().clone(); // cipher ops write into one buffer the batches reuse
-    boolean jit = JIT != null && JIT.isCompilationTimeMonitoringSupported();
+    compilesSinceLastCall();
     for (int b = 0; b < batches; b++) {
-      long jitBefore = jit ? JIT.getTotalCompilationTime() : 0;
       long start = System.nanoTime();
       int acc = batch(op, iterations);
       long ns = System.nanoTime() - start;
-      long jitMs = jit ? JIT.getTotalCompilationTime() - jitBefore : 0;
+      int compiles = compilesSinceLastCall();
       sink += acc;
       JsonObject sample = new JsonObject();
       sample.addProperty("iterations", iterations);
       sample.addProperty("ns", ns);
-      if (jit) {
-        sample.addProperty("jit_ms", jitMs);
+      if (compiles >= 0) {
+        sample.addProperty("compiles", compiles);
       }
       samples.add(sample);
     }

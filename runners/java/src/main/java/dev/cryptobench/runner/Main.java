@@ -52,7 +52,7 @@ public final class Main {
   private static JsonObject handle(Request request) throws Exception {
     switch (request.op) {
       case "hello":
-        return Hello.build(LIBRARIES);
+        return Hello.build(LIBRARIES, request.flag("brief"));
       case "compute":
         return compute(request, false);
       case "bench":

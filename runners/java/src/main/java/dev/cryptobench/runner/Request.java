@@ -63,6 +63,15 @@ final class Request {
     return new Request(id, json);
   }
 
+  /** An optional boolean field: true only when present and true. */
+  boolean flag(String name) {
+    JsonElement value = json.get(name);
+    return value != null
+        && value.isJsonPrimitive()
+        && value.getAsJsonPrimitive().isBoolean()
+        && value.getAsBoolean();
+  }
+
   String impl() throws RunnerException {
     if (impl == null) {
       impl = string("impl", false);
