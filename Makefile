@@ -3,10 +3,14 @@ PY      := .venv/bin/python
 CB      := .venv/bin/cryptobench
 OUT     := out
 
-.PHONY: setup bench quick test lint check-runners pytest clean
+.PHONY: setup setup-variants bench quick test lint check-runners pytest clean
 
 setup:
 	python3 scripts/setup.py
+
+# The tests also build and check the on-request variants (rust@native).
+setup-variants:
+	python3 scripts/setup.py --variants
 
 bench: setup
 	@mkdir -p $(OUT)
@@ -18,7 +22,7 @@ bench: setup
 quick: setup
 	$(CB) run --preset quick
 
-test: setup lint check-runners pytest
+test: setup-variants lint check-runners pytest
 
 lint:
 	.venv/bin/ruff check src tests runners/python scripts bench

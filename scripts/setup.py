@@ -14,6 +14,7 @@ Uses only the standard library (Python >= 3.11 for tomllib).
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import subprocess
@@ -114,7 +115,14 @@ def build(folder: Path, cmd: list[str]) -> bool:
     return ok
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description="Install and build everything cryptobench needs.")
+    parser.add_argument(
+        "--variants",
+        action="store_true",
+        help="also build the runners' on-request variants (e.g. rust@native); `make test` does",
+    )
+    with_variants = parser.parse_args(argv).variants
     runners = runner_tomls()
     core = [
         ln.strip()
@@ -133,6 +141,10 @@ def main() -> int:
             continue
         if cmd and not build(folder, cmd):
             failed.append(folder.name)
+            continue
+        for var in toml.get("variants", []) if with_variants else ():
+            if var.get("build") and not build(folder, var["build"]):
+                failed.append(f"{folder.name}@{var['name']}")
     say(
         "done" + (f"; failed to build: {', '.join(failed)} (skipped at run time)" if failed else "")
     )
@@ -140,4 +152,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -19,6 +19,8 @@ from cryptobench.runners import discover
 from cryptobench.session import Runtime
 from cryptobench.verify import Verifier
 
+from .conftest import NOT_APPLICABLE
+
 CATALOG = catalog_mod.load()
 SPECS = {s.runtime_id: s for s in discover()}
 LIB_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
@@ -94,7 +96,7 @@ def test_bench_returns_the_verified_output_and_raw_batches(runner):
     _, proc, hello = runner
     found = first_offer(hello)
     if not found:
-        pytest.skip("no hash or checksum offered")
+        pytest.skip(f"{NOT_APPLICABLE} this runtime offers no hash or checksum")
     lib, pid, _ = found
     params = CATALOG.resolve_params(CATALOG.get(pid), {}, "digest")
     inputs = {"msg": "61" * 100}
@@ -122,7 +124,7 @@ def test_aead_nonce_stepping_keeps_the_verified_call_on_the_sent_nonce(runner):
     _, proc, hello = runner
     found = first_offer(hello, ("aead",))
     if not found:
-        pytest.skip("no AEAD offered")
+        pytest.skip(f"{NOT_APPLICABLE} this runtime offers no AEAD")
     lib, pid, offer = found
     prim = CATALOG.get(pid)
     params = CATALOG.resolve_params(
