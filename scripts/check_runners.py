@@ -236,10 +236,12 @@ def check_skeleton(root: Path = ROOT) -> list[str]:
     return problems
 
 
-def check_setup(root: Path = ROOT) -> list[str]:
-    """Runs each runner's [setup] check command; the names of those that failed."""
+def check_setup(root: Path = ROOT, names: list[str] | None = None) -> list[str]:
+    """Runs each runner's (or each named runner's) [setup] check command; those that failed."""
     failed = []
     for path in sorted((root / "runners").glob("*/runner.toml")):
+        if names and path.parent.name not in names:
+            continue
         with open(path, "rb") as fh:
             toml = tomllib.load(fh)
         cmd = toml.get("setup", {}).get("check")
@@ -265,7 +267,8 @@ def main(argv: list[str]) -> int:
         print(f"[skeleton] {problem}")
     if not problems:
         print(f"[skeleton] every runner folder follows docs/adding-a-runner.md ({len(SKELETONS)})")
-    failed = [] if "--skeleton" in argv else check_setup()
+    names = [a for a in argv if not a.startswith("-")]
+    failed = [] if "--skeleton" in argv else check_setup(names=names)
     return 1 if problems or failed else 0
 
 
