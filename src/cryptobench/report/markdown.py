@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from . import layout
+from . import calibration, layout
 
 
 def esc(text) -> str:
@@ -18,6 +18,8 @@ def render(doc: dict, show_precision: bool = False, **_) -> str:
         f"{esc(machine.get('os', ''))}",
         "",
     ]
+    if calibration.applies(doc):
+        return "\n".join(lines + _calibration(calibration.view(doc))) + "\n"
     for t in layout.tables(doc["results"]):
         lines += [f"### {esc(t.title)} ({t.unit})", ""]
         lines.append(
@@ -55,3 +57,14 @@ def render(doc: dict, show_precision: bool = False, **_) -> str:
         lines.append(f"- FAILED {esc(case)}: {esc(reason)}")
     lines += ["", f"Method: {esc(layout.method_note(doc))}."]
     return "\n".join(lines) + "\n"
+
+
+def _calibration(v) -> list[str]:
+    lines = [f"### {esc(v.title)}", ""]
+    lines.append("| " + " | ".join(calibration.COLUMNS) + " |")
+    lines.append("|---|---|---|---|" + "---:|" * (len(calibration.COLUMNS) - 4))
+    lines += ["| " + " | ".join(esc(c) for c in row) + " |" for row in v.rows]
+    lines.append("")
+    lines += [f"- not calibrated: {esc(line)}" for line in v.others]
+    lines += [f"- {esc(line)}" for line in v.notes]
+    return lines

@@ -7,7 +7,7 @@ import io
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from . import layout
+from . import calibration, layout
 
 
 def render(
@@ -16,6 +16,8 @@ def render(
     buf = io.StringIO()
     console = Console(file=buf, force_terminal=color, width=width, no_color=not color)
     results = doc["results"]
+    if calibration.applies(doc):
+        return _calibration(console, buf, calibration.view(doc))
     for t in layout.tables(results):
         table = RichTable(title=f"{t.title}  ({t.unit}; ★ fastest)", title_justify="left")
         table.add_column("primitive  implementation", no_wrap=True)
@@ -58,4 +60,18 @@ def render(
         console.print(
             "? = noisy or imprecise result: `cryptobench show RUN --format json` lists its flags"
         )
+    return buf.getvalue()
+
+
+def _calibration(console: Console, buf: io.StringIO, v) -> str:
+    table = RichTable(title=v.title, title_justify="left")
+    for i, col in enumerate(calibration.COLUMNS):
+        table.add_column(col, justify="left" if i < 4 else "right")
+    for row in v.rows:
+        table.add_row(*row)
+    console.print(table, markup=False)
+    for line in v.others:
+        console.print(f"not calibrated: {line}", markup=False, highlight=False)
+    for line in v.notes:
+        console.print(line, markup=False, highlight=False)
     return buf.getvalue()
