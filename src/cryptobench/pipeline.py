@@ -35,6 +35,7 @@ class RunRequest:
     timeout: float = 60.0
     wait: bool = False
     pin: bool = False
+    only: set | None = None  # case keys: measure just these of the plan (advise's missing cases)
 
 
 @dataclass
@@ -99,6 +100,9 @@ def _plan(req: RunRequest, cat, live: list[Runtime], skipped, console: Console):
     for rid, why in skipped:
         console.print(f"skipped {rid}: {why}", markup=False)
     cases, not_offered = plan.build(plan.groups_for(chosen, f, cat), f, cat, impls)
+    if req.only is not None:
+        cases = [c for c in cases if c.key in req.only]
+        not_offered = [(c, why) for c, why in not_offered if c.key in req.only]
     if not cases:
         raise UsageError(
             "nothing to run: no implementation offers what was asked (see `cryptobench list`)"

@@ -3,6 +3,7 @@ advise (the fastest safe choice for a use)."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import shlex
@@ -13,7 +14,7 @@ import click
 
 from .. import results
 from ..paths import default_db
-from .common import db_option, err, guarded, output
+from .common import Sources, db_option, err, guarded, output, write
 
 _UNITS = {
     "time": {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0},
@@ -101,4 +102,141 @@ def calibrate(algorithm, target, memory, runtimes, impls, time_budget, rounds, f
     sys.exit(1 if any(r["status"] == "failed" for r in rows) else 0)
 
 
-COMMANDS = (calibrate,)
+def _missing_runs(miss, size, req_opts) -> list:
+    """RunRequests that measure exactly the missing case keys (one per fresh_context value)."""
+    from .. import pipeline, plan
+
+    groups: dict = {}
+    for key in miss:
+        fresh = json.loads(key[4]).get("fresh_context")
+        groups.setdefault(fresh, []).append(key)
+    reqs = []
+    for fresh, keys in groups.items():
+        filters = plan.Filters(
+            impls=sorted({k[0] for k in keys}),
+            primitives=sorted({k[1] for k in keys}),
+            operations=sorted({k[2] for k in keys}),
+            sizes=[size],
+            params={} if fresh is None else {"fresh_context": fresh},
+        )
+        reqs.append(pipeline.RunRequest(filters=filters, only=set(keys), **req_opts))
+    return reqs
+
+
+def _measure_missing(base, keys, size, opts, cat) -> list[dict]:
+    """Measure what the base run lacks (saying so first, with the estimate); the new runs."""
+    from .. import advise as advise_mod
+    from .. import pipeline
+
+    miss = advise_mod.missing([base] if base else [], keys)
+    if not miss:
+        return []
+    budget = opts["time_per_case"] or 1.0
+    minutes = advise_mod.estimate_s(base or {}, miss, cat, budget, opts["rounds"]) / 60
+    which = f"run {base['run']['id'][:8]}" if base else "the store"
+    shown = ", ".join(f"{k[0]} {k[1]} {k[2]}" for k in miss[:6])
+    more = f" and {len(miss) - 6} more" if len(miss) > 6 else ""
+    if not opts["measure"]:
+        err.print(
+            f"{which} lacks {len(miss)} cases ({shown}{more}); --no-measure: ranked without them",
+            markup=False,
+        )
+        return []
+    err.print(
+        f"{which} lacks {len(miss)} cases this answer needs ({shown}{more}): measuring "
+        f"only those, about {minutes:.1f} min",
+        markup=False,
+    )
+    req_opts = {
+        "command": _command(),
+        "db": Path(opts["db"]) if opts["db"] else default_db(),
+        "time_per_case": opts["time_per_case"],
+        "rounds": opts["rounds"],
+        "seed": random.SystemRandom().randrange(1 << 31),
+    }
+    docs = []
+    for req in _missing_runs(miss, size, req_opts):
+        done = pipeline.run(req, err)
+        docs.append(results.document(done.run, done.results))
+    return docs
+
+
+@click.command()
+@click.option(
+    "--use",
+    "use_name",
+    required=True,
+    help="password, kdf, checksum, integrity, mac, encryption or small-digest",
+)
+@click.option(
+    "--size",
+    type=click.IntRange(0),
+    default=None,
+    help="message bytes (password length for password/kdf); default 1024 (8)",
+)
+@click.option("--runtime", "runtimes", multiple=True)
+@click.option("--from", "from_ref", default=None, help="a run (id prefix, `last`) or FILE.json")
+@click.option(
+    "--measure/--no-measure",
+    default=True,
+    show_default=True,
+    help="measure the cases the run lacks",
+)
+@click.option("--time-per-case", type=click.FloatRange(0.01), default=None)
+@click.option("--rounds", type=click.IntRange(1, 50), default=3, show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown"]), default="table")
+@click.option("--output", "output_path", default=None)
+@db_option
+@guarded
+def advise(use_name, size, runtimes, from_ref, fmt, output_path, **opts):
+    """The fastest choice the catalog's security status allows for a use: recommendation,
+    runner-up, the margin with its interval, and why."""
+    from .. import advise as advise_mod
+    from .. import catalog, policy
+    from ..report import advice as advice_report
+
+    cat = catalog.load()
+    pol = policy.load(cat)
+    use = pol.use(use_name)
+    size = advise_mod.default_size(use) if size is None else size
+    sources = Sources(opts["db"])
+    base = None
+    if from_ref is not None or sources.store.runs():
+        base = sources.load(from_ref or "last")
+    if base is None:
+        err.print("no stored run: every case this answer needs is measured", markup=False)
+        opts["measure"] = True
+    keys = advise_mod.needed(base, cat, pol, use_name, size, runtimes) if base else []
+    docs = [base] if base else []
+    if base is None:
+        docs += _measure_all(cat, pol, use, size, runtimes, opts)
+    else:
+        docs += _measure_missing(base, keys, size, opts, cat)
+    advice = advise_mod.rank(docs, cat, pol, use_name, size, runtimes)
+    write(advice_report.render(fmt, advice), output_path)
+
+
+def _measure_all(cat, pol, use, size, runtimes, opts) -> list[dict]:
+    """No stored run: measure every primitive the use allows, at the size, on the runtimes."""
+    from .. import pipeline, plan
+    from ..advise import allowed
+
+    filters = plan.Filters(
+        runtimes=list(runtimes),
+        primitives=sorted(p.id for p in cat if allowed(use, cat, p.id) is None),
+        operations=list(use.operations),
+        sizes=[size],
+    )
+    req = pipeline.RunRequest(
+        command=_command(),
+        db=Path(opts["db"]) if opts["db"] else default_db(),
+        filters=filters,
+        time_per_case=opts["time_per_case"],
+        rounds=opts["rounds"],
+        seed=random.SystemRandom().randrange(1 << 31),
+    )
+    done = pipeline.run(req, err)
+    return [results.document(done.run, done.results)]
+
+
+COMMANDS = (calibrate, advise)
