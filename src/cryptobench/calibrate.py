@@ -166,11 +166,10 @@ class Calibration:
         if not s.probes:
             return self.target_ns
         last = s.probes[-1]
-        ratio = {
-            "log2": 2.0 ** (value - last["value"]),
-            "pow2": value / last["value"],
-            "linear": value / last["value"],
-        }[self.spec.scale]
+        if self.spec.scale == "log2":
+            ratio = 2.0 ** (value - last["value"])
+        else:
+            ratio = value / last["value"]
         return last["ns"] * max(ratio, 1.0)
 
     def search(self, rt: Runtime, verifier: Verifier, s: Search, share_s: float) -> None:
@@ -180,13 +179,13 @@ class Calibration:
             s.probes.append(p)
             tried[value] = s.prepared
             nxt = predict(self.spec, self.prim, value, p["ns"], self.target_ns, self.cap)
-            if nxt in tried:
-                s.stopped = "the next step was already probed"
-                break
             if abs(math.log(p["ns"] / self.target_ns)) < math.log(1.03):
                 s.stopped = "within 3% of the target"
                 break
-            if time.monotonic() - start > share_s:
+            if nxt in tried:
+                s.stopped = "the next step was already probed"
+                break
+            if len(s.probes) >= 2 and time.monotonic() - start > share_s:
                 s.stopped = "its share of the time budget was spent"
                 break
             value = nxt
