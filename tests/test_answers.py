@@ -214,7 +214,7 @@ def kdf_runner(tmp_path, monkeypatch):
     monkeypatch.setenv("CRYPTOBENCH_RUNNERS", str(tmp_path / "runners"))
 
 
-def test_calibrate_finds_the_cost_and_lists_fixed_cost_bindings(kdf_runner):
+def test_calibrate_finds_the_cost_and_lists_fixed_cost_bindings(kdf_runner, tmp_path):
     res = cli(
         "calibrate",
         "pbkdf2-sha256",
@@ -243,6 +243,10 @@ def test_calibrate_finds_the_cost_and_lists_fixed_cost_bindings(kdf_runner):
         fixed["error"].startswith("cannot take the parameter")
         and "invalid_params" in fixed["error"]
     )
+    exported = tmp_path / "calibrate.json"
+    exported.write_text(res.stdout)
+    other_db = str(tmp_path / "other.sqlite")
+    assert cli("import", str(exported), "--db", other_db).returncode == 0  # schema-valid
     shown = cli("show", doc["run"]["id"][:8])
     assert "calibrate pbkdf2-sha256" in shown.stdout and "iterations=50000*" in shown.stdout
     assert "not calibrated: fake-kdf/fixedkdf" in shown.stdout

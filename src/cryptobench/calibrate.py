@@ -175,7 +175,13 @@ class Calibration:
     def search(self, rt: Runtime, verifier: Verifier, s: Search, share_s: float) -> None:
         start, value, tried = time.monotonic(), self.spec.start, {}
         while len(s.probes) < MAX_PROBES:
-            p = self.probe(rt, verifier, s, value)
+            try:
+                p = self.probe(rt, verifier, s, value)
+            except (Refused, RemoteError) as exc:
+                if not s.probes or isinstance(exc, RemoteError) and exc.kind not in REFUSED:
+                    raise
+                s.stopped = f"{exc} (kept the closest value it took)"
+                break
             s.probes.append(p)
             tried[value] = s.prepared
             nxt = predict(self.spec, self.prim, value, p["ns"], self.target_ns, self.cap)

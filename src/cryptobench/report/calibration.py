@@ -84,7 +84,7 @@ def view(doc: dict) -> View:
             why = r.get("error") or r.get("status")
             others.append(f"{r['implementation']} ({r.get('library_version', '')}): {why}")
     rows.sort(key=lambda row: row[0])
-    fixed = " ".join(f"{k}={v}" for k, v in (c.get("fixed_params") or {}).items())
+    fixed = " ".join(f"{k}={v}" for k, v in (c.get("fixed_params") or {}).items()) or "—"
     title = (
         f"calibrate {c.get('algorithm')} · target {c.get('target_ms', 0):g} ms · "
         f"searched {param}* ({c.get('scale')}) · fixed {fixed}"
