@@ -257,3 +257,22 @@ def test_calibrate_refuses_what_it_cannot_calibrate(kdf_runner):
     assert res.returncode == 2 and "cannot calibrate 'sha256'; valid: argon2i" in res.stderr
     bad = cli("calibrate", "bcrypt", "--target", "5parsecs")
     assert bad.returncode == 2 and "not a time" in bad.stderr
+
+
+def test_a_case_under_another_of_the_uses_operations_is_not_missing():
+    doc = json.loads(FIXTURE.read_text())
+    cat = catalog.load()
+    pol = policy.load(cat)
+    keys = advise.needed(doc, cat, pol, "password", 8, ["go"])
+    assert {k[:3] for k in keys} == {
+        ("go/x-crypto", "argon2id", "verify"),
+        ("go/x-crypto", "bcrypt", "verify"),
+    }
+    ops = pol.use("password").operations
+    assert advise.missing([doc], keys, ops) == []
+    doc["results"] = [
+        r for r in doc["results"] if (r["primitive"], r["operation"]) != ("argon2id", "verify")
+    ]
+    assert advise.missing([doc], keys, ops) == []  # hash and derive are stored
+    doc["results"] = [r for r in doc["results"] if r["primitive"] != "argon2id"]
+    assert [k[1] for k in advise.missing([doc], keys, ops)] == ["argon2id"]

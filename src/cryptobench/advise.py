@@ -225,7 +225,12 @@ def _overhead(r: dict, rows: list[dict]) -> list[str]:
         and json.dumps(x["params"], sort_keys=True) == json.dumps(r["params"], sort_keys=True)
     ]
     fit = stats.fit_overhead([x["size"] for x in group], [x["median_ns"] for x in group])
-    if fit is not None and fit.per_call_ns > 0:
+    if fit is not None and fit.per_call_ns > r["median_ns"]:
+        out.append(
+            f"per-call overhead: the fit over {len(group)} sizes gives a ≈ {fit.per_call_ns:.0f}"
+            " ns, more than the whole time at this size: the sizes' times are too noisy to split"
+        )
+    elif fit is not None and fit.per_call_ns > 0:
         share = fit.per_call_ns / r["median_ns"]
         out.append(
             f"per-call overhead ≈ {fit.per_call_ns:.0f} ns (t(n) = a + b·n over "
@@ -306,9 +311,12 @@ def needed(doc: dict, cat: Catalog, policy: Policy, use_name: str, size, runtime
     return keys
 
 
-def missing(docs: list[dict], keys: list[tuple]) -> list[tuple]:
+def missing(docs: list[dict], keys: list[tuple], operations=()) -> list[tuple]:
+    """The keys no run has; a case stored under another of the use's ``operations`` (argon2id
+    `hash` where `verify` comes first) counts as present."""
     have = {compare.case_key(r) for d in docs for r in d.get("results", [])}
-    return [k for k in keys if k not in have]
+    loose = {(k[0], k[1], k[3], k[4]) for k in have if k[2] in operations}
+    return [k for k in keys if k not in have and (k[0], k[1], k[3], k[4]) not in loose]
 
 
 def estimate_s(doc: dict, keys: list[tuple], cat: Catalog, budget_s: float, rounds: int) -> float:

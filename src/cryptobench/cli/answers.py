@@ -123,12 +123,12 @@ def _missing_runs(miss, size, req_opts) -> list:
     return reqs
 
 
-def _measure_missing(base, keys, size, opts, cat) -> list[dict]:
+def _measure_missing(base, keys, size, opts, cat, use) -> list[dict]:
     """Measure what the base run lacks (saying so first, with the estimate); the new runs."""
     from .. import advise as advise_mod
     from .. import pipeline
 
-    miss = advise_mod.missing([base] if base else [], keys)
+    miss = advise_mod.missing([base] if base else [], keys, use.operations)
     if not miss:
         return []
     budget = opts["time_per_case"] or 1.0
@@ -211,7 +211,7 @@ def advise(use_name, size, runtimes, from_ref, fmt, output_path, **opts):
     if base is None:
         docs += _measure_all(cat, pol, use, size, runtimes, opts)
     else:
-        docs += _measure_missing(base, keys, size, opts, cat)
+        docs += _measure_missing(base, keys, size, opts, cat, use)
     advice = advise_mod.rank(docs, cat, pol, use_name, size, runtimes)
     write(advice_report.render(fmt, advice), output_path)
 

@@ -17,12 +17,11 @@ SHOWN = 8  # ranking rows shown in table and Markdown (JSON has all)
 
 
 def _time(row: dict) -> str:
-    slow = row.get("family") in ("password-hash", "kdf")
-    f, unit = (1e6, "ms") if slow else (1.0, "ns")
-    return (
-        f"{row['median_ns'] / f:.4g} {unit} "
-        f"({row['ci_low_ns'] / f:.4g}–{row['ci_high_ns'] / f:.4g})"
+    med = row["median_ns"]
+    f, unit = next(
+        (f, u) for f, u in ((1e6, "ms"), (1e3, "µs"), (1.0, "ns")) if med >= 10 * f or f == 1.0
     )
+    return f"{med / f:.4g} {unit} ({row['ci_low_ns'] / f:.4g}–{row['ci_high_ns'] / f:.4g})"
 
 
 def margin_text(a: Advice) -> str:
@@ -33,7 +32,8 @@ def margin_text(a: Advice) -> str:
         return f"no time margin: {m.why}"
     span = f"{m.ratio:.2f}× [{m.low:.2f}, {m.high:.2f}] (95%, {m.method})"
     if not m.distinguishable:
-        return f"not distinguishable: runner-up/recommendation = {span}"
+        why = "the ratio's interval contains 1" if m.low <= 1 <= m.high else "the intervals overlap"
+        return f"not distinguishable ({why}): runner-up/recommendation = {span}"
     return f"the recommendation is faster: runner-up/recommendation = {span}"
 
 
