@@ -24,6 +24,7 @@ from .errors import UsageError
 from .lock import RunLock
 from .measure import Prepared, _bench, prepare
 from .plan import PASSWORD_SIZES, Case, runtime_matches
+from .progress import Progress
 from .protocol import Implementation, RemoteError, RunnerFailure
 from .rounds import Rounds
 from .session import Runtime, open_runtimes
@@ -274,7 +275,13 @@ class Calibration:
             policy = sampling.Policy(budget_s=per_case, base_timeout_s=req.timeout)
             rounds = Rounds(by_rt, verifier, store, run_doc, policy)
             rounds.rounds = req.rounds
-            rounds.measure([p for _, p in finals])
+            self.console.print(
+                f"measuring the chosen parameters: {len(finals)} cases × {req.rounds} rounds",
+                markup=False,
+            )
+            with Progress(self.console, len(finals) * req.rounds) as progress:
+                rounds.on_step = progress.update
+                rounds.measure([p for _, p in finals])
             self._annotate(store, run_doc, finals)
             interrupted = False
         except KeyboardInterrupt:
