@@ -35,11 +35,18 @@ def runs(db, fmt):
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table")
 @click.option("--output", "output_path", default=None)
 @click.option("--show-precision", is_flag=True)
+@click.option(
+    "--group-by",
+    type=click.Choice(("family", "primitive", "runtime", "best")),  # report.layout.GROUPINGS
+    default="family",
+    show_default=True,
+    help="one table per family, per primitive, per runtime, or the fastest per runtime (best)",
+)
 @guarded
-def show(run_ref, db, fmt, output_path, show_precision):
+def show(run_ref, db, fmt, output_path, show_precision, group_by):
     """One stored run (an id prefix, or `last`) in any format."""
     run_doc, stored = Sources(db).store.load(run_ref)
-    output(results.document(run_doc, stored), fmt, output_path, show_precision)
+    output(results.document(run_doc, stored), fmt, output_path, show_precision, group_by)
 
 
 @click.command("report")
