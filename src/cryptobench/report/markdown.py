@@ -34,7 +34,9 @@ def _no_emphasis(text: str) -> str:
 def _table(t: layout.Table, show_precision: bool, note: str) -> list[str]:
     better = "lower" if t.unit == "ms/op" else "higher"
     lines = [f"### {esc(t.title)} ({t.unit})", ""]
-    lines.append(f"| {esc(t.head.replace('  ', ' · '))} | " + " | ".join(f"{s} B" for s in t.sizes) + " |")
+    lines.append(
+        f"| {esc(t.head.replace('  ', ' · '))} | " + " | ".join(f"{s} B" for s in t.sizes) + " |"
+    )
     lines.append("|---|" + "---:|" * len(t.sizes))
     for label, cells in t.rows:
         row = []
