@@ -196,7 +196,7 @@
         data: traces,
         layout: {
           title: { text: esc(caseTitle(g[0])) + " · size sweep" }, template: template,
-          height: 380, margin: { l: 70, r: 20, t: 50, b: 40 },
+          height: 380, margin: { l: 70, r: 20, t: 50, b: 40 }, showlegend: true,
           xaxis: { type: "log", title: { text: "message size (bytes)" } },
           yaxis: { type: "log", title: { text: "throughput (MB/s, MB = 10⁶ B)" } },
           legend: { orientation: "h", y: -0.2, yanchor: "top" },
@@ -235,6 +235,12 @@
     }
   }
   function drawSweeps() {
+    var names = Object.keys(pinned).map(function (k) { return k.split("\u0000")[0]; });
+    document.getElementById("cb-sweep-note").textContent = names.length
+      ? "Throughput against message size (log–log) for the implementations you clicked: " +
+        names.join(", ") + " (click a bar again to remove it)."
+      : "Throughput against message size (log–log) for a few implementations: the fastest " +
+        "of each runtime at the chosen size; click bars above to choose others.";
     draw("cb-sweeps", sweeps(), "sweep");
     document.body.setAttribute("data-sweeps", String(document.querySelectorAll("#cb-sweeps .js-plotly-plot").length));
   }
