@@ -69,6 +69,9 @@ def report_cmd(refs, html_path, title, db):
         html_report.write(path, docs, title=title)
     except OSError as exc:
         raise CryptobenchError(f"cannot write {path}: {exc.strerror}") from None
+    bundle, _ = html_report.plotly_bundle()
+    note = "" if "basic" in bundle else "; web/ not set up (make setup): full plotly.js inlined"
+    err.print(f"report: {path.stat().st_size / 1e6:.1f} MB, {bundle}{note}", markup=False)
     click.echo(str(path.resolve()))
 
 
