@@ -55,7 +55,7 @@ def _print_table(console: Console, t: layout.Table, show_precision: bool, width:
         more = f", part {n + 1} of {len(chunks)}" if len(chunks) > 1 else ""
         console.print(f"{t.title}  ({t.unit}; ★ fastest{more})", markup=False, highlight=False)
         table = RichTable()
-        table.add_column(t.head, no_wrap=True)
+        table.add_column(t.head, overflow="fold")  # labels give way before numbers do
         for size in sizes:
             table.add_column(f"{size} B", justify="right", no_wrap=True)
         for i, (label, _) in enumerate(t.rows):
