@@ -293,6 +293,6 @@ def test_explore_views_size_selector_runtime_filter_and_sweep(browser, tmp_path)
     page.page.wait_for_function("() => document.body.dataset.sweeps !== undefined")
     picked = page.js(SWEEPS)
     assert picked and all(len(s["names"]) == 1 for s in picked)
-    page.page.evaluate("() => document.querySelector('#cb-sweeps').scrollIntoView()")
+    page.page.evaluate("() => document.querySelector('#explore h3').scrollIntoView()")
     _shot(page, "report-explore-sweep.png")
     assert page.errors() == [] and page.dialogs == []
