@@ -90,6 +90,18 @@ def venv(extra_requirements: list[Path]) -> None:
             say(f"{req.relative_to(ROOT)} failed: those libraries will be left out")
 
 
+def web_assets() -> None:
+    """The HTML report's chart and table libraries (web/package.json, pinned by its lock):
+    without them reports fall back to the larger bundles the Python packages ship."""
+    if not shutil.which("npm"):
+        say("web/: npm not found; HTML reports will inline the larger fallback bundles")
+        return
+    say("installing web/ (the HTML report's plotly.js partial bundle and DataTables)")
+    cmd = ["npm", "ci", "--no-audit", "--no-fund"]
+    if subprocess.run(cmd, cwd=ROOT / "web", capture_output=True).returncode != 0:
+        say("web/: npm ci failed; HTML reports will inline the larger fallback bundles")
+
+
 def build(folder: Path, cmd: list[str]) -> bool:
     log = folder / ".build.log"
     say(f"building runners/{folder.name}: {' '.join(cmd)}")
@@ -132,6 +144,7 @@ def main(argv: list[str]) -> int:
     packages = sorted({*core, *(p for _, t in runners for p in t.get("setup", {}).get("apt", []))})
     apt_install(packages)
     venv(sorted(ROOT.glob("runners/*/requirements.txt")))
+    web_assets()
     failed = []
     for folder, toml in runners:
         cmd = toml.get("setup", {}).get("build")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import re
 from html.parser import HTMLParser
 
@@ -13,9 +14,8 @@ import pytest
 
 from cryptobench import stats
 from cryptobench.report import html as html_report
-from cryptobench.report import html_charts
 
-from .fakes.results_docs import HOSTILE, SCRIPT_BREAK, hostile_doc, make_doc
+from .fakes.results_docs import HOSTILE, POLYGLOT, SCRIPT_BREAK, hostile_doc, make_doc, polyglot_doc
 
 ID_B = "0b1b2c3d-0000-4000-8000-000000000002"
 
@@ -90,12 +90,12 @@ def test_every_script_is_ours_and_listed_in_the_csp(two_runs):
         and "unsafe-inline'" not in csp.split("style-src")[0]
     )
     executed = [text for attrs, text in tags.scripts if "type" not in attrs]
-    assert len(executed) == 2  # plotly.js and the page's own script
+    assert len(executed) == 3  # plotly.js and the page's own two scripts
     for text in executed:
         digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
         assert f"'sha256-{digest}'" in csp
     types = sorted(attrs.get("type", "") for attrs, _ in tags.scripts)
-    assert types == ["", "", "application/json", "text/plain"]
+    assert types == ["", "", "", "application/json", "text/plain"]
 
 
 def test_self_contained_no_external_resource(two_runs):
@@ -104,49 +104,67 @@ def test_self_contained_no_external_resource(two_runs):
             value = attrs.get(name)
             assert value is None or value.startswith("#"), (tag, name, value)
     assert "<link" not in two_runs and "@import" not in two_runs
-    assert "plotly.js v" in two_runs  # inlined, not fetched
+    assert re.search(r"plotly\.js (\(basic - minified\) )?v4", two_runs)  # inlined, not fetched
 
 
-def test_charts_per_family_with_one_line_per_implementation_and_run(two_runs):
+def test_per_family_charts_are_the_fit_charts(two_runs):
     charts = chart_data(two_runs)["charts"]
     kinds = [(c["kind"], c["layout"]["title"]["text"]) for c in charts]
     assert kinds == [
-        ("throughput", "sha256 · digest (hash)"),
         ("fit", "hash: per-call overhead vs per-byte cost, t(n) = a + b·n"),
-        ("throughput", "aes-128-gcm · seal · aad_len=0 (aead)"),
         ("fit", "aead: per-call overhead vs per-byte cost, t(n) = a + b·n"),
-        (
-            "latency",
-            "password-hash: latency at the chosen parameters (ms per operation, lower is better)",
-        ),
-        ("latency", "kdf: latency at the chosen parameters (ms per operation, lower is better)"),
     ]
-    sha = charts[0]
-    names = [t["name"] for t in sha["data"]]
+    names = [t["name"] for t in charts[0]["data"]]
     assert names == [
         "go/stdlib · 0a1b2c3d on Fake CPU 3000",
         "go/stdlib · 0b1b2c3d on Other CPU 9000",
         "rust/ring · 0a1b2c3d on Fake CPU 3000",
         "rust/ring · 0b1b2c3d on Other CPU 9000",
     ]
-    assert all(t["x"] == [64, 1024, 8192] for t in sha["data"])
-    assert sha["layout"]["xaxis"]["type"] == sha["layout"]["yaxis"]["type"] == "log"
-    # same implementation: same colour, runs told apart by the dash
-    go_a, go_b = sha["data"][0]["line"], sha["data"][1]["line"]
-    assert go_a["color"] == go_b["color"] and go_a["dash"] != go_b["dash"]
-    assert all(t["type"] == "bar" and len(t["x"]) == 1 for t in charts[4]["data"])
 
 
-def test_error_bars_are_the_ci_of_the_median():
-    doc = make_doc(slow=False)
-    run = html_charts.Run(0, "r", doc)
-    chart = html_charts.throughput_charts([run], html_charts.Styler([run]), "hash")[0]
-    trace = chart.figure["data"][0]
+def explore_records(text: str) -> list[dict]:
+    data = chart_data(text)["explore"]
+    return [dict(zip(data["fields"], row, strict=True)) for row in data["records"]]
+
+
+def test_explore_data_has_every_measured_case_of_every_run(two_runs):
+    data = chart_data(two_runs)["explore"]
+    recs = explore_records(two_runs)
+    # 2 runs x 2 implementations x (2 fast primitives x 3 sizes + 2 slow ones); no noop
+    assert len(recs) == 2 * 2 * (2 * 3 + 2)
+    assert data["runtimes"] == ["go", "rust"] and data["sizes"] == [64, 1024, 8192]
+    assert data["size"] == 1024 and set(data["colors"]) == {"go", "rust"}
+    assert data["runs"] == ["0a1b2c3d on Fake CPU 3000", "0b1b2c3d on Other CPU 9000"]
+    # the whiskers come from the round-level interval of the median
+    doc = make_doc()
     r = next(r for r in doc["results"] if r["implementation"] == "go/stdlib" and r["size"] == 64)
-    mbs = 64 / r["median_ns"] * 1e3
-    assert trace["y"][0] == pytest.approx(mbs)
-    assert trace["error_y"]["array"][0] == pytest.approx(64 / r["ci_low_ns"] * 1e3 - mbs)
-    assert trace["error_y"]["arrayminus"][0] == pytest.approx(mbs - 64 / r["ci_high_ns"] * 1e3)
+    rec = next(x for x in recs if x["impl"] == "go/stdlib" and x["size"] == 64 and x["run"] == 0)
+    assert rec["ns"] == pytest.approx(r["median_ns"], rel=1e-5)
+    assert rec["lo"] == pytest.approx(r["ci_low_ns"], rel=1e-5)
+    assert rec["hi"] == pytest.approx(r["ci_high_ns"], rel=1e-5)
+    assert {x["slow"] for x in recs if x["family"] in ("kdf", "password-hash")} == {1}
+
+
+def test_explore_shows_fresh_context_figures_in_place_of_not_offered():
+    recs = explore_records(html_report.render(polyglot_doc()))
+    gcm = [x for x in recs if x["primitive"] == "aes-128-gcm"]
+    assert {x["params"] for x in gcm} == {"aad_len=0"}  # the fresh-only group is not repeated
+    fresh = {x["impl"] for x in gcm if x["fresh"]}
+    assert fresh == {"node/crypto", "node/noble", "php/openssl", "python/pycryptodome"}
+    assert len({x["impl"] for x in gcm}) == len(POLYGLOT)
+
+
+def test_report_size_with_the_partial_bundle():
+    name, _ = html_report.plotly_bundle()
+    if "basic" not in name:
+        why = "web/node_modules not installed (make setup): the full plotly.js is inlined"
+        if os.environ.get("CRYPTOBENCH_STRICT") == "1":  # CI: make test set web/ up
+            pytest.fail(why)
+        pytest.skip(why)
+    text = html_report.render(polyglot_doc())
+    assert "plotly.js (basic - minified) v" in text
+    assert len(text.encode()) < 2_000_000
 
 
 def test_fit_table_uses_stats_fit_overhead():
@@ -155,13 +173,13 @@ def test_fit_table_uses_stats_fit_overhead():
     rs = [r for r in doc["results"] if r["primitive"] == "sha256" and r["family"] == "hash"]
     fit = stats.fit_overhead([r["size"] for r in rs], [r["median_ns"] for r in rs])
     section = text[text.index('id="fits"') :]
-    assert f'data-order="{float(fit.per_call_ns)!r}"' in section
-    assert f'data-order="{float(fit.per_byte_ns)!r}"' in section
+    assert f'data-order="{float(fit.per_call_ns):.9g}"' in section
+    assert f'data-order="{float(fit.per_byte_ns):.9g}"' in section
 
 
 def test_tables_carry_every_number_status_and_path(two_runs):
-    row = re.search(r"<tr class=\"cb-ok\">(.*?)</tr>", two_runs).group(1)
-    cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
+    row = re.search(r"<tr class=\"cb-ok\">(.*?)(?=<tr|</tbody>)", two_runs).group(1)
+    cells = re.findall(r"<td[^>]*>([^<]*)", row)
     assert cells[:9] == ["0a1b2c3d on Fake CPU 3000", "go/stdlib", "1.0", "fake 1"] + [
         "sha256",
         "digest",
@@ -212,7 +230,8 @@ def test_cli_report_from_files(tmp_path, run_cli):
     proc = no_traceback(run_cli("report", a, b, "--html", str(out)))
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == str(out.resolve())
-    assert len(chart_data(out.read_text())["charts"]) == 6
+    assert len(chart_data(out.read_text())["charts"]) == 2
+    assert len(explore_records(out.read_text())) == 2 * 2 * (2 * 3 + 2)
     assert not (tmp_path / "results.sqlite").exists()  # files only: the store is not opened
 
 
@@ -234,9 +253,12 @@ def test_cli_report_of_the_last_stored_run(fakes, run_cli, tmp_path):
     out = tmp_path / "last.html"
     proc = no_traceback(run_cli("report", "--html", str(out)))
     assert proc.returncode == 0, proc.stderr
-    charts = chart_data(out.read_text())["charts"]
-    assert charts[0]["data"][0]["name"] == "fake-fixed/fakelib"
-    assert charts[0]["data"][0]["y"] == pytest.approx([64.0, 1024.0])  # 1000 ns per op
+    recs = explore_records(out.read_text())
+    assert [(x["impl"], x["size"]) for x in recs] == [
+        ("fake-fixed/fakelib", 64),
+        ("fake-fixed/fakelib", 1024),
+    ]
+    assert [x["ns"] for x in recs] == pytest.approx([1000.0, 1000.0])  # 1000 ns per op
 
 
 @pytest.mark.parametrize(

@@ -105,9 +105,15 @@ def test_plan_build_sizes_exclusions_and_not_offered():
     ]
     groups = [plan.Group(["sha256"], sizes=[16, 64]), plan.Group(["aes-128-gcm"], sizes=[64])]
     cases, not_offered = plan.build(groups, plan.Filters(exclude=["a/two:sha256"]), CAT, impls)
-    assert [(c.impl.id, c.size) for c in cases] == [("a/one", 16), ("a/one", 64)]
+    measured = [(c.impl.id, c.prim.id, c.size, c.params.get("fresh_context")) for c in cases]
+    assert measured[:2] == [("a/one", "sha256", 16, None), ("a/one", "sha256", 64, None)]
     assert {c.impl.id for c, _ in not_offered} == {"a/one", "a/two"}
     assert all("cannot reuse a key" in why for _, why in not_offered)
+    # their fresh-context figure is measured instead, for the report to show in their place
+    assert sorted(measured[2:]) == [
+        ("a/one", "aes-128-gcm", 64, True),
+        ("a/two", "aes-128-gcm", 64, True),
+    ]
     fresh, none = plan.build(groups[1:], plan.Filters(params={"fresh_context": True}), CAT, impls)
     assert len(fresh) == 2 and none == []
     with pytest.raises(UsageError, match="valid: "):

@@ -21,6 +21,11 @@ SLOW = {
     "argon2id": ("password-hash", "hash", {"t": 2, "m": 19456, "p": 1, "out_len": 32}),
     "scrypt": ("kdf", "derive", {"n": 16384, "r": 8, "p": 1, "out_len": 32}),
 }
+MORE = {
+    "blake2b-512": ("hash", "digest", {}),
+    "crc32c": ("checksum", "digest", {}),
+    "chacha20-poly1305": ("aead", "seal", {"aad_len": 0}),
+}
 SIZES = (64, 1024, 8192)
 IMPLS = ("go/stdlib", "rust/ring")
 
@@ -40,7 +45,7 @@ def samples(rng, mean_ns: float, n: int, noise: float) -> list[dict]:
 
 
 def result(impl, primitive, size, rng, speed=1.0, n=20, noise=0.005, **over) -> dict:
-    family, op, params = {**FAST, **SLOW}[primitive]
+    family, op, params = {**FAST, **SLOW, **MORE}[primitive]
     ss = samples(rng, base_ns(impl, primitive, size) * speed, n, noise)
     per_op = sorted(s["ns"] / s["iterations"] for s in ss)
     med = float(np.median(per_op))
@@ -150,4 +155,59 @@ def hostile_doc() -> dict:
     for k in ("median_ns", "ci_low_ns", "ci_high_ns", "precision", "throughput_mb_s"):
         failed[k] = None
     doc["results"].append(failed)
+    return doc
+
+
+# runtime/library -> (speed factor, reuses its key object)
+POLYGLOT = {
+    "c/openssl": (0.5, True),
+    "go/stdlib": (1.0, True),
+    "rust/ring": (0.6, True),
+    "rust/rustcrypto": (0.9, True),
+    "java/jdk": (1.4, True),
+    "java/bc": (2.2, True),
+    "python/hashlib": (0.8, True),
+    "python/cryptography": (1.1, True),
+    "python/pycryptodome": (3.0, False),
+    "node/crypto": (1.3, False),
+    "node/noble": (6.0, False),
+    "php/openssl": (1.6, False),
+}
+
+
+def polyglot_doc(seed: int = 3) -> dict:
+    """A run shaped like `default` on many runtimes: hashes, a checksum and AEADs at four
+    sizes; libraries whose API has no reusable key object have their reused-key AEAD case
+    "not offered" and a fresh-context figure instead (as plan.build schedules it)."""
+    rng = np.random.default_rng(seed)
+    doc = make_doc(impls=("go/stdlib",), slow=False, seed=seed)
+    out = [r for r in doc["results"] if r["family"] == "noop"]
+    sizes = (16, 64, 1024, 16384)
+    for impl, (speed, reuses) in POLYGLOT.items():
+        for prim in ("sha256", "blake2b-512", "crc32c", "aes-128-gcm", "chacha20-poly1305"):
+            family, op, params = {**FAST, **MORE}[prim]
+            for size in sizes:
+                if family != "aead":
+                    out.append(result(impl, prim, size, rng, speed, n=10))
+                    continue
+                keyed = {**params, "fresh_context": False}
+                if reuses:
+                    out.append(result(impl, prim, size, rng, speed, n=10, params=keyed))
+                    continue
+                skipped = result(impl, prim, size, rng, speed, n=10, params=keyed)
+                for k in ("median_ns", "ci_low_ns", "ci_high_ns", "precision", "throughput_mb_s"):
+                    skipped[k] = None
+                skipped.update(
+                    status="skipped",
+                    samples=[],
+                    n_samples=0,
+                    error="not offered: this API cannot reuse a key/context "
+                    "(measured with fresh_context=true)",
+                )
+                out.append(skipped)
+                fresh = {**params, "fresh_context": True}
+                out.append(result(impl, prim, size, rng, speed * 1.2, n=10, params=fresh))
+    doc["results"] = out
+    doc["run"]["command"] = "cryptobench run --preset default"
+    doc["run"]["preset"] = "default"
     return doc

@@ -119,12 +119,20 @@ def write(text: str, output: str | None) -> None:
     err.print(f"wrote {output}", markup=False)
 
 
-def output(doc: dict, fmt: str, path: str | None, show_precision: bool) -> None:
-    """A results document in a format, on stdout or into ``path``."""
+def output(
+    doc: dict, fmt: str, path: str | None, show_precision: bool, group_by: str = "family"
+) -> None:
+    """A results document in a format, on stdout or into ``path``: on a terminal, tables fit
+    its width and are coloured unless NO_COLOR is set."""
+    from ..report import terminal
+
+    to_terminal = fmt == "table" and path is None
     text = report.render(
         fmt,
         doc,
         show_precision=show_precision,
-        color=fmt == "table" and path is None and sys.stdout.isatty(),
+        color=terminal.color_wanted(to_terminal and sys.stdout.isatty()),
+        width=terminal.terminal_width() if to_terminal else None,
+        group_by=group_by,
     )
     write(text, path)

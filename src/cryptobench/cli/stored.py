@@ -35,11 +35,18 @@ def runs(db, fmt):
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table")
 @click.option("--output", "output_path", default=None)
 @click.option("--show-precision", is_flag=True)
+@click.option(
+    "--group-by",
+    type=click.Choice(("family", "primitive", "runtime", "best")),  # report.layout.GROUPINGS
+    default="family",
+    show_default=True,
+    help="one table per family, per primitive, per runtime, or the fastest per runtime (best)",
+)
 @guarded
-def show(run_ref, db, fmt, output_path, show_precision):
+def show(run_ref, db, fmt, output_path, show_precision, group_by):
     """One stored run (an id prefix, or `last`) in any format."""
     run_doc, stored = Sources(db).store.load(run_ref)
-    output(results.document(run_doc, stored), fmt, output_path, show_precision)
+    output(results.document(run_doc, stored), fmt, output_path, show_precision, group_by)
 
 
 @click.command("report")
@@ -62,6 +69,9 @@ def report_cmd(refs, html_path, title, db):
         html_report.write(path, docs, title=title)
     except OSError as exc:
         raise CryptobenchError(f"cannot write {path}: {exc.strerror}") from None
+    bundle, _ = html_report.plotly_bundle()
+    note = "" if "basic" in bundle else "; web/ not set up (make setup): full plotly.js inlined"
+    err.print(f"report: {path.stat().st_size / 1e6:.1f} MB, {bundle}{note}", markup=False)
     click.echo(str(path.resolve()))
 
 

@@ -1,8 +1,10 @@
 """One self-contained HTML report of one or more runs (docs/reports.md).
 
-Everything is inline: plotly.js (from the plotly package) draws the charts, DataTables (the
-bundle the itables package ships) makes the tables sortable and filterable, and the page's own
-CSS and a short script tie them together. Nothing is fetched when the page is viewed, and a
+Everything is inline: plotly.js draws the charts (the `plotly.js-basic-dist-min` partial
+bundle, bar and scatter only, which `make setup` installs from web/package.json; the full
+bundle the plotly Python package ships where that is missing), DataTables (the bundle the
+itables package ships) makes the tables sortable and filterable, and the page's own CSS and
+scripts tie them together. Nothing is fetched when the page is viewed, and a
 Content-Security-Policy forbids it. Every value that comes from a results file is data:
 HTML-escaped where it is markup, and embedded as JSON where `<`, `>` and `&` are escaped, so
 ``</script>`` or ``<!--`` in a library name can never end the data block. Only the page's own
@@ -22,11 +24,19 @@ from pathlib import Path
 
 import plotly
 import plotly.io as pio
-from plotly.offline import get_plotlyjs
+from plotly.offline import get_plotlyjs, get_plotlyjs_version
 
 from ..compare import run_labels
-from . import html_charts, html_tables
+from . import html_charts, html_tables, html_views
 from .html_charts import Run, esc
+
+# installed by `make setup` from web/package.json (npm ci); pinned there
+WEB = Path(__file__).resolve().parents[3] / "web" / "node_modules"
+PARTIAL_BUNDLE = WEB / "plotly.js-basic-dist-min" / "plotly-basic.min.js"
+DATATABLES = (
+    WEB / "datatables.net" / "js" / "dataTables.min.mjs",
+    WEB / "datatables.net-dt" / "css" / "dataTables.dataTables.min.css",
+)
 
 FAMILY_NAMES = {
     "hash": "Hashes",
@@ -46,12 +56,33 @@ def _asset(name: str) -> str:
 
 @functools.cache
 def _datatables() -> tuple[str, str]:
-    """(bundle as base64, CSS) of the DataTables build itables ships (read, never imported)."""
-    spec = importlib.util.find_spec("itables")
-    folder = Path(next(iter(spec.submodule_search_locations))) / "html"
-    js = (folder / "dt_bundle.js").read_bytes()
-    css = (folder / "dt_bundle.css").read_text("utf-8")
-    return base64.b64encode(js).decode("ascii"), css
+    """(ES module, CSS) of DataTables: DataTables 3 from web/ (~150 kB) when set up, else the
+    bundle with every extension that the itables package ships (~700 kB; read, never
+    imported). The module is inlined as text with `%` and `<` percent-encoded (itables' holds
+    `<!--` and `<script`, which would change how the page parses the block); the page decodes
+    it back."""
+    try:
+        js, css = (path.read_text("utf-8") for path in DATATABLES)
+    except OSError:
+        spec = importlib.util.find_spec("itables")
+        folder = Path(next(iter(spec.submodule_search_locations))) / "html"
+        js = (folder / "dt_bundle.js").read_text("utf-8")
+        css = (folder / "dt_bundle.css").read_text("utf-8")
+    return js.replace("%", "%25").replace("<", "%3C"), css
+
+
+@functools.cache
+def plotly_bundle() -> tuple[str, str]:
+    """(name, source) of the plotly.js to inline: the basic partial bundle (bar, scatter;
+    ~1.2 MB) when set up and of the plotly package's plotly.js version, else the full bundle
+    the plotly package ships (~4.6 MB)."""
+    try:
+        text = PARTIAL_BUNDLE.read_text("utf-8")
+    except OSError:
+        text = ""
+    if text and f"v{get_plotlyjs_version()}" in text[:400]:
+        return f"plotly.js-basic-dist-min {get_plotlyjs_version()}", text
+    return f"plotly.js {get_plotlyjs_version()} (full bundle)", get_plotlyjs()
 
 
 def _inline_ok(text: str, tag: str) -> str:
@@ -97,21 +128,20 @@ def _family_section(family: str, charts: list, runs: list[Run]) -> str:
                 f'<div id="{chart.id}" class="cb-plot"></div></figure>'
             )
         parts.append("</div>")
-    else:
-        parts.append("<p>No measured case to chart (see the table).</p>")
     parts.append(html_tables.results_table(f"table-{family}", rows, len(runs) > 1))
     parts.append("</section>")
     return "\n".join(parts)
 
 
 def _nav(families: list[str]) -> str:
-    items = [f'<a href="#family-{esc(f)}">{esc(FAMILY_NAMES.get(f, f))}</a>' for f in families]
+    items = ['<a href="#explore">Explore</a>']
+    items += [f'<a href="#family-{esc(f)}">{esc(FAMILY_NAMES.get(f, f))}</a>' for f in families]
     items += ['<a href="#fits">Per-call and per-byte cost</a>', '<a href="#runs">Runs</a>']
     items += ['<a href="#machines">Machines</a>', '<a href="#methodology">Methodology</a>']
     return '<nav class="cb-nav">' + " · ".join(items) + "</nav>"
 
 
-def body(runs: list[Run], charts: dict[str, list]) -> str:
+def body(runs: list[Run], charts: dict[str, list], explore: dict) -> str:
     families = list(charts) + sorted(
         {r.get("family") for run in runs for r in run.results} - set(charts) - {"noop", None}
     )
@@ -125,6 +155,7 @@ def body(runs: list[Run], charts: dict[str, list]) -> str:
         "every chart and table is in this one file.</p>",
         _nav(families),
         "</header><main>",
+        html_views.section(runs, explore),
     ]
     sections = [_family_section(f, charts.get(f, []), runs) for f in families]
     tail = [
@@ -145,21 +176,25 @@ def render(docs, title: str | None = None, **_) -> str:
     labels = run_labels(docs)
     runs = [Run(i, labels[i], doc) for i, doc in enumerate(docs)]
     charts = html_charts.charts(runs)
+    explore = html_views.data(runs)
     data = {
         "template": pio.templates["plotly_white"].to_plotly_json(),
         "charts": [{"id": c.id, "kind": c.kind, **c.figure} for cs in charts.values() for c in cs],
+        "explore": explore,
     }
-    plotly_js = _inline_ok(get_plotlyjs(), "script")
+    bundle_name, plotly_js = plotly_bundle()
+    plotly_js = _inline_ok(plotly_js, "script")
     page_js = _inline_ok(_asset("report.js"), "script")
-    dt_b64, dt_css = _datatables()
+    explore_js = _inline_ok(_asset("explore.js"), "script")
+    dt_text, dt_css = _datatables()
     page_title = title or "cryptobench report: " + ", ".join(r.label for r in runs)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{csp([plotly_js, page_js])}">
+<meta http-equiv="Content-Security-Policy" content="{csp([plotly_js, page_js, explore_js])}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="cryptobench; plotly {esc(plotly.__version__)}">
+<meta name="generator" content="cryptobench; {esc(bundle_name)}; plotly {esc(plotly.__version__)}">
 <title>{esc(page_title)}</title>
 <style>{_inline_ok(dt_css, "style")}</style>
 <style>{_inline_ok(_asset("report.css"), "style")}</style>
@@ -167,11 +202,12 @@ def render(docs, title: str | None = None, **_) -> str:
 <body>
 <noscript><p class="cb-warning">Charts and table sorting need JavaScript;
 the tables below are complete without it.</p></noscript>
-{body(runs, charts)}
+{body(runs, charts, explore)}
 <script type="application/json" id="cb-data">{json_for_script(data)}</script>
-<script type="text/plain" id="cb-datatables">{dt_b64}</script>
+<script type="text/plain" id="cb-datatables">{dt_text}</script>
 <script>{plotly_js}</script>
 <script>{page_js}</script>
+<script>{explore_js}</script>
 </body>
 </html>
 """

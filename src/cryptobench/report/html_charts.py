@@ -1,5 +1,5 @@
-"""The HTML report's charts: Plotly figures (validated by plotly's graph objects) as plain
-dicts, drawn in the page by the inlined plotly.js. Pure data shaping, no HTML.
+"""The HTML report's per-family charts: Plotly figures (validated by plotly's graph objects)
+as plain dicts, drawn in the page by the inlined plotly.js. Pure data shaping, no HTML.
 
 Plotly renders a small subset of HTML tags inside labels, so every string from a results file
 is HTML-escaped here (`<b>` in a library name shows as text, never as markup).
@@ -18,7 +18,6 @@ from .. import stats
 from . import layout
 
 PALETTE = qualitative.Plotly + qualitative.D3 + qualitative.Dark24
-DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 
 
 def esc(text) -> str:
@@ -41,15 +40,15 @@ class Run:
 @dataclass
 class Chart:
     id: str
-    kind: str  # "throughput", "fit" or "latency"
+    kind: str  # "fit"
     family: str
     title: str
     figure: dict  # {"data": [...], "layout": {...}} without a template
 
 
 class Styler:
-    """Colour per implementation, dash per run: the same implementation has the same colour
-    in every chart, and two runs of it differ by their line style."""
+    """Colour per implementation, marker symbol per run: the same implementation has the
+    same colour in every chart."""
 
     def __init__(self, runs: list[Run]):
         impls = sorted({r["implementation"] for run in runs for r in run.results})
@@ -58,9 +57,6 @@ class Styler:
 
     def name(self, impl: str, run: Run) -> str:
         return esc(f"{impl} · {run.label}" if self.many_runs else impl)
-
-    def line(self, impl: str, run: Run) -> dict:
-        return {"color": self.color[impl], "dash": DASHES[run.index % len(DASHES)]}
 
 
 def _figure(traces: list, title: str, **axes) -> dict:
@@ -78,16 +74,6 @@ def _figure(traces: list, title: str, **axes) -> dict:
     return json.loads(json.dumps(out), parse_constant=lambda _: None)
 
 
-def _error_bars(mid: list, high: list, low: list) -> dict:
-    """Asymmetric error bars from the 95% CI of the median."""
-    return {
-        "type": "data",
-        "array": [h - m for h, m in zip(high, mid, strict=True)],
-        "arrayminus": [m - lo for m, lo in zip(mid, low, strict=True)],
-        "visible": True,
-    }
-
-
 def _ok(results: list[dict]) -> list[dict]:
     return [
         r
@@ -98,52 +84,6 @@ def _ok(results: list[dict]) -> list[dict]:
 
 def _params_key(r: dict) -> str:
     return json.dumps(r.get("params") or {}, sort_keys=True)
-
-
-def _case_title(family: str, prim: str, op: str, params_json: str) -> str:
-    label = layout.params_label(json.loads(params_json))
-    return f"{prim} · {op}" + (f" · {label}" if label else "") + f" ({family})"
-
-
-def throughput_charts(runs: list[Run], styler: Styler, family: str) -> list[Chart]:
-    """Throughput against message size, log–log, one line per implementation (and run), the
-    95% CI of the median as error bars."""
-    groups: dict[tuple, dict[tuple, list[dict]]] = {}
-    for run in runs:
-        for r in _ok(run.results):
-            if r["family"] != family or r["size"] <= 0:
-                continue
-            key = (r["primitive"], r["operation"], _params_key(r))
-            groups.setdefault(key, {}).setdefault((r["implementation"], run.index), []).append(r)
-    charts = []
-    for (prim, op, params_json), series in sorted(groups.items()):
-        traces = []
-        for (impl, idx), rs in sorted(series.items()):
-            run = runs[idx]
-            rs = sorted(rs, key=lambda r: r["size"])
-            mbs = [r["size"] / r["median_ns"] * 1e3 for r in rs]
-            hi = [r["size"] / (r.get("ci_low_ns") or r["median_ns"]) * 1e3 for r in rs]
-            lo = [r["size"] / (r.get("ci_high_ns") or r["median_ns"]) * 1e3 for r in rs]
-            traces.append(
-                go.Scatter(
-                    x=[r["size"] for r in rs],
-                    y=mbs,
-                    error_y=_error_bars(mbs, hi, lo),
-                    mode="lines+markers",
-                    name=styler.name(impl, run),
-                    line=styler.line(impl, run),
-                    hovertemplate="%{x} B: %{y:.4g} MB/s<extra>%{fullData.name}</extra>",
-                )
-            )
-        title = _case_title(family, prim, op, params_json)
-        fig = _figure(
-            traces,
-            title,
-            xaxis={"type": "log", "title": {"text": "message size (bytes)"}},
-            yaxis={"type": "log", "title": {"text": "throughput (MB/s, MB = 10⁶ B)"}},
-        )
-        charts.append(Chart("", "throughput", family, title, fig))
-    return charts
 
 
 def fit_points(runs: list[Run], family: str | None = None) -> list[dict]:
@@ -205,63 +145,17 @@ def fit_chart(runs: list[Run], styler: Styler, family: str) -> list[Chart]:
     return [Chart("", "fit", family, title, fig)]
 
 
-def latency_chart(runs: list[Run], styler: Styler, family: str) -> list[Chart]:
-    """Password hashes and KDFs: ms per operation at their parameters, as grouped bars."""
-    rows = [(run, r) for run in runs for r in _ok(run.results) if r["family"] == family]
-    if not rows:
-        return []
-    many_sizes = len({r["size"] for _, r in rows}) > 1
-
-    def category(r: dict) -> str:
-        label = f"{r['primitive']} {r['operation']} {layout.params_label(r.get('params') or {})}"
-        return esc(label.strip() + (f" · {r['size']} B password" if many_sizes else ""))
-
-    by_series: dict[tuple, list[dict]] = {}
-    for run, r in rows:
-        by_series.setdefault((r["implementation"], run.index), []).append(r)
-    traces = []
-    for (impl, idx), rs in sorted(by_series.items()):
-        rs = sorted(rs, key=category)
-        ms = [r["median_ns"] / 1e6 for r in rs]
-        traces.append(
-            go.Bar(
-                x=[category(r) for r in rs],
-                y=ms,
-                error_y=_error_bars(
-                    ms,
-                    [(r.get("ci_high_ns") or r["median_ns"]) / 1e6 for r in rs],
-                    [(r.get("ci_low_ns") or r["median_ns"]) / 1e6 for r in rs],
-                ),
-                name=styler.name(impl, runs[idx]),
-                marker={"color": styler.color[impl], "pattern": {"shape": ["", "/", "."][idx % 3]}},
-                hovertemplate="%{x}: %{y:.4g} ms<extra>%{fullData.name}</extra>",
-            )
-        )
-    values = [r["median_ns"] for _, r in rows]
-    log = max(values) / min(values) > 20
-    title = f"{family}: latency at the chosen parameters (ms per operation, lower is better)"
-    fig = _figure(
-        traces,
-        title,
-        barmode="group",
-        xaxis={"title": {"text": "primitive, operation, parameters"}},
-        yaxis={"type": "log" if log else "linear", "title": {"text": "ms per operation"}},
-    )
-    return [Chart("", "latency", family, title, fig)]
-
-
 def charts(runs: list[Run]) -> dict[str, list[Chart]]:
-    """Every chart of the report, by family in the report's family order, with ids."""
+    """The per-family charts (per-call overhead against per-byte cost), by family in the
+    report's family order, with ids; the bars and size sweeps are drawn by the Explore view
+    (html_views)."""
     styler = Styler(runs)
     families = {r["family"] for run in runs for r in _ok(run.results)}
     order = list(layout.FAMILY_ORDER) + sorted(families - set(layout.FAMILY_ORDER))
     out: dict[str, list[Chart]] = {}
     n = 0
     for family in (f for f in order if f in families):
-        if family in layout.SLOW:
-            found = latency_chart(runs, styler, family)
-        else:
-            found = throughput_charts(runs, styler, family) + fit_chart(runs, styler, family)
+        found = [] if family in layout.SLOW else fit_chart(runs, styler, family)
         for chart in found:
             n += 1
             chart.id = f"cb-chart-{n}"

@@ -36,8 +36,9 @@ def td(text, order=None, title: str | None = None) -> str:
 
 
 def ntd(x, kind: str = "g") -> str:
-    """A numeric cell: printed for people, exact for sorting (empty sorts first)."""
-    return td(num(x, kind), "" if x is None else repr(float(x)))
+    """A numeric cell: printed for people, to 9 significant digits for sorting (empty sorts
+    first): finer than any measurement, without repr's 17 digits in every cell."""
+    return td(num(x, kind), "" if x is None else f"{float(x):.9g}")
 
 
 def table(table_id: str, columns: list[tuple[str, bool]], rows: list[str], caption: str) -> str:
@@ -91,7 +92,10 @@ def results_table(table_id: str, rows: list[tuple[Run, dict]], many_runs: bool) 
             td(r.get("backend", "")),
             td(r.get("primitive", "")),
             td(r.get("operation", "")),
-            td(layout.params_label(r.get("params") or {}), title=json.dumps(r.get("params"))),
+            td(
+                layout.params_label(r.get("params") or {}),
+                title=json.dumps(r["params"]) if r.get("params") else None,
+            ),
             ntd(r.get("size"), "int"),
             td(r.get("status", "")),
             ntd(r.get("median_ns")),
@@ -109,7 +113,9 @@ def results_table(table_id: str, rows: list[tuple[Run, dict]], many_runs: bool) 
             td("; ".join(map(str, r.get("flags") or []))),
             td(r.get("error") or r.get("verification") or ""),
         ]
-        body.append(f'<tr class="cb-{esc(r.get("status", ""))}">{"".join(cells)}</tr>')
+        # end tags of cells and rows are optional in HTML: left out in the biggest table
+        row = "".join(cells).replace("</td>", "")
+        body.append(f'<tr class="cb-{esc(r.get("status", ""))}">{row}')
     return table(
         table_id,
         columns,

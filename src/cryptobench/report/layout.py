@@ -13,13 +13,22 @@ from ..catalog import SLOW_FAMILIES as SLOW
 FAMILY_ORDER = FAMILIES
 
 
+GROUPINGS = ("family", "primitive", "runtime", "best")
+FRESH_MARK = "†"
+FRESH_NOTE = (
+    "† includes key setup in every message (fresh_context): this API has no reusable key object"
+)
+
+
 @dataclass
 class Table:
     title: str
-    unit: str  # "MB/s" or "ms"
+    unit: str  # "MB/s" or "ms/op"
     sizes: list[int]
     rows: list[tuple[str, dict]] = field(default_factory=list)  # (label, {size: result})
     best: dict = field(default_factory=dict)  # size -> label of the fastest
+    head: str = "primitive  implementation"  # what the row labels are
+    notes: list[str] = field(default_factory=list)  # footnotes shown under the table
 
 
 def params_label(params: dict) -> str:
@@ -30,26 +39,117 @@ def params_label(params: dict) -> str:
     return text
 
 
-def tables(results: list[dict]) -> list[Table]:
-    groups: dict[tuple, list[dict]] = {}
+def _not_offered(r: dict) -> bool:
+    return r["status"] == "skipped" and str(r.get("error", "")).startswith("not offered")
+
+
+def _case_key(r: dict, drop_fresh: bool = False) -> tuple:
+    params = dict(r.get("params") or {})
+    if drop_fresh:
+        params.pop("fresh_context", None)
+    return (r["implementation"], r["primitive"], r["operation"], r["size"], _pj(params))
+
+
+def _pj(params: dict) -> str:
+    return json.dumps(params or {}, sort_keys=True)
+
+
+def with_fresh_figures(results: list[dict]) -> list[dict]:
+    """A reused-key case that is not offered (the API has no reusable key object) takes the
+    same case's fresh-context figure, marked ``fresh_substitute``; a fresh-context result that
+    stands in this way is kept too (marked ``shown_as_substitute``), so the fresh table still
+    has it. Both tables stay: the distinction is shown, never hidden."""
+    fresh = {
+        _case_key(r, drop_fresh=True): r
+        for r in results
+        if (r.get("params") or {}).get("fresh_context") and r["status"] != "skipped"
+    }
+    out, used = [], set()
     for r in results:
-        if r.get("family") == "noop":
-            continue
-        key = (r["family"], r["operation"], json.dumps(r.get("params") or {}, sort_keys=True))
-        groups.setdefault(key, []).append(r)
-    order = {f: i for i, f in enumerate(FAMILY_ORDER)}
-    out = []
-    for (family, op, params_json), rs in sorted(
-        groups.items(), key=lambda kv: (order.get(kv[0][0], 99), kv[0])
-    ):
-        params = json.loads(params_json)
-        slow = family in SLOW
-        label = params_label(params)
-        title = f"{family} · {op}" + (f" · {label}" if label else "")
-        table = Table(title, "ms/op" if slow else "MB/s", sorted({r["size"] for r in rs}))
-        rows: dict[str, dict] = {}
+        params = r.get("params") or {}
+        sub = fresh.get(_case_key(r, drop_fresh=True))
+        if _not_offered(r) and "fresh_context" in params and not params["fresh_context"] and sub:
+            out.append({**sub, "params": params, "fresh_substitute": True})
+            used.add(_case_key(sub))
+        else:
+            out.append(r)
+    return [{**r, "shown_as_substitute": True} if _case_key(r) in used else r for r in out]
+
+
+def _row_label(r: dict, text: str) -> str:
+    return f"{text} {FRESH_MARK}" if r.get("fresh_substitute") else text
+
+
+def _group_key(r: dict, group_by: str) -> tuple:
+    case = (r["operation"], _pj(r.get("params") or {}))
+    if group_by == "primitive" or group_by == "best":
+        return (r["family"], r["primitive"], *case)
+    if group_by == "runtime":
+        return (r["runtime"], r["family"], *case)
+    return (r["family"], *case)
+
+
+def _title(key: tuple, group_by: str) -> str:
+    *head, op, params_json = key
+    label = params_label(json.loads(params_json))
+    if group_by == "runtime":
+        head = [head[0], head[1]]
+    elif group_by in ("primitive", "best"):
+        head = [head[1]]
+    text = " · ".join([*head, op]) + (f" · {label}" if label else "")
+    return text + (" · fastest per runtime" if group_by == "best" else "")
+
+
+def _rows(rs: list[dict], group_by: str) -> tuple[str, dict[str, dict]]:
+    rows: dict[str, dict] = {}
+    if group_by == "best":
         for r in rs:
-            rows.setdefault(f"{r['primitive']}  {r['implementation']}", {})[r["size"]] = r
+            label = r["runtime"]
+            cur = rows.setdefault(label, {}).get(r["size"])
+            if r["status"] == "ok" and (
+                cur is None or cur["status"] != "ok" or r["median_ns"] < cur["median_ns"]
+            ):
+                rows[label][r["size"]] = {**r, "best_of_runtime": r["library"]}
+            elif cur is None:
+                rows[label][r["size"]] = r
+        return "runtime (fastest library)", rows
+    for r in rs:
+        if group_by == "primitive":
+            label = _row_label(r, r["implementation"])
+        elif group_by == "runtime":
+            label = _row_label(r, f"{r['primitive']}  {r['library']}")
+        else:
+            label = _row_label(r, f"{r['primitive']}  {r['implementation']}")
+        rows.setdefault(label, {})[r["size"]] = r
+    head = {"primitive": "implementation", "runtime": "primitive  library"}
+    return head.get(group_by, "primitive  implementation"), rows
+
+
+def tables(results: list[dict], group_by: str = "family") -> list[Table]:
+    """The tables of one grouping (GROUPINGS): per family (the default), per primitive, per
+    runtime, or the fastest implementation of each runtime side by side."""
+    groups: dict[tuple, list[dict]] = {}
+    for r in with_fresh_figures([r for r in results if r.get("family") != "noop"]):
+        groups.setdefault(_group_key(r, group_by), []).append(r)
+    order = {f: i for i, f in enumerate(FAMILY_ORDER)}
+
+    def sort_key(item):
+        key = item[0]
+        if group_by == "runtime":  # runtime first, then the family order
+            return (key[0], order.get(key[1], 99), key)
+        return (order.get(key[0], 99), key)
+
+    out = []
+    for key, rs in sorted(groups.items(), key=sort_key):
+        if all(r.get("shown_as_substitute") for r in rs):
+            continue  # every figure is already in the reused-key table, marked
+        family = key[1] if group_by == "runtime" else key[0]
+        table = Table(
+            _title(key, group_by),
+            "ms/op" if family in SLOW else "MB/s",
+            sorted({r["size"] for r in rs}),
+        )
+        table.head, rows = _rows(rs, group_by)
         table.rows = sorted(rows.items())
         for size in table.sizes:
             ok = [
@@ -59,6 +159,8 @@ def tables(results: list[dict]) -> list[Table]:
             ]
             if ok:
                 table.best[size] = min(ok, key=lambda x: x[1]["median_ns"])[0]
+        if any(r.get("fresh_substitute") for cells in rows.values() for r in cells.values()):
+            table.notes.append(FRESH_NOTE)
         out.append(table)
     return out
 
@@ -80,6 +182,9 @@ def cell(r: dict | None, unit: str, show_precision: bool = False) -> str:
         )
     if show_precision and r.get("precision") is not None:
         text += f" ±{r['precision']:.1%}"
+    if r.get("best_of_runtime"):
+        text += f" {r['best_of_runtime']}"
+        text += f" {FRESH_MARK}" if r.get("fresh_substitute") else ""
     if r.get("flags"):
         text += " ?"
     return text

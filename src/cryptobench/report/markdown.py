@@ -11,7 +11,48 @@ def esc(text) -> str:
     return html.escape(str(text), quote=False).replace("|", "\\|").replace("\n", " ")
 
 
-def render(doc: dict, show_precision: bool = False, **_) -> str:
+def caption(doc: dict) -> str:
+    """What a pasted table needs to be read alone: the machine, the command, the run."""
+    machine = doc.get("machine") or {}
+    run = doc.get("run") or {}
+    parts = [
+        f"{machine.get('cpu_model', '?')}, {machine.get('cores', '?')} cores, "
+        f"{machine.get('os', '')}".rstrip(", "),
+        f"command: {run.get('command') or '?'}",
+        f"run {str(run.get('id', '?'))[:8]} of {str(run.get('started', '?'))[:10]}",
+    ]
+    return " · ".join(_no_emphasis(esc(p)) for p in parts)
+
+
+def _no_emphasis(text: str) -> str:
+    """A command line inside the italic caption: its `*`, `_` and backticks stay literal."""
+    for ch in "\\*_`":
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def _table(t: layout.Table, show_precision: bool, note: str) -> list[str]:
+    better = "lower" if t.unit == "ms/op" else "higher"
+    lines = [f"### {esc(t.title)} ({t.unit})", ""]
+    lines.append(
+        f"| {esc(t.head.replace('  ', ' · '))} | " + " | ".join(f"{s} B" for s in t.sizes) + " |"
+    )
+    lines.append("|---|" + "---:|" * len(t.sizes))
+    for label, cells in t.rows:
+        row = []
+        for size in t.sizes:
+            text = esc(layout.cell(cells.get(size), t.unit, show_precision))
+            row.append(f"**{text}**" if t.best.get(size) == label else text)
+        lines.append(f"| {esc(label)} | " + " | ".join(row) + " |")
+    lines.append("")
+    notes = [esc(n) for n in t.notes]
+    lines.append(f"*{t.unit}, {better} is better, **bold** the fastest. {note}*")
+    lines += [f"*{n}*" for n in notes]
+    lines.append("")
+    return lines
+
+
+def render(doc: dict, show_precision: bool = False, group_by: str = "family", **_) -> str:
     machine = doc.get("machine", {})
     lines = [
         f"Machine: {esc(machine.get('cpu_model', '?'))}, {machine.get('cores', '?')} cores, "
@@ -20,19 +61,9 @@ def render(doc: dict, show_precision: bool = False, **_) -> str:
     ]
     if calibration.applies(doc):
         return "\n".join(lines + _calibration(calibration.view(doc))) + "\n"
-    for t in layout.tables(doc["results"]):
-        lines += [f"### {esc(t.title)} ({t.unit})", ""]
-        lines.append(
-            "| primitive · implementation | " + " | ".join(f"{s} B" for s in t.sizes) + " |"
-        )
-        lines.append("|---|" + "---:|" * len(t.sizes))
-        for label, cells in t.rows:
-            row = []
-            for size in t.sizes:
-                text = esc(layout.cell(cells.get(size), t.unit, show_precision))
-                row.append(f"**{text}**" if t.best.get(size) == label else text)
-            lines.append(f"| {esc(label)} | " + " | ".join(row) + " |")
-        lines.append("")
+    note = caption(doc)
+    for t in layout.tables(doc["results"], group_by):
+        lines += _table(t, show_precision, note)
     fitted = layout.fits(doc["results"])
     if fitted:
         lines += [

@@ -1,48 +1,105 @@
-"""Rich terminal tables: one per family and operation; the fastest per size in bold."""
+"""Rich terminal tables: one per family and operation (or per primitive, per runtime, or the
+fastest per runtime: ``group_by``); the fastest per size in bold. Titles are printed above
+their table and wrap at word boundaries; size columns that do not fit the width go to a
+continuation table rather than being squeezed."""
 
 from __future__ import annotations
 
 import io
+import os
+import shutil
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table as RichTable
 
 from . import calibration, layout
 
+DEFAULT_WIDTH = 160  # for a file or pipe when COLUMNS is not set
+
+
+def terminal_width() -> int:
+    """COLUMNS, else the terminal's width, else DEFAULT_WIDTH (a pipe or a file)."""
+    return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
+
+
+def color_wanted(isatty: bool) -> bool:
+    """Colour only on a terminal, never when NO_COLOR is set (https://no-color.org)."""
+    return isatty and not os.environ.get("NO_COLOR")
+
+
+def _size_chunks(t: layout.Table, texts: dict, label_width: int, width: int) -> list[list[int]]:
+    """The table's sizes split so each part fits ``width`` (at least one size per part)."""
+    chunks: list[list[int]] = [[]]
+    used = label_width + 4
+    for size in t.sizes:
+        need = max([len(f"{size} B")] + [len(x) for x in texts[size]]) + 3
+        if chunks[-1] and used + need > width:
+            chunks.append([])
+            used = label_width + 4
+        chunks[-1].append(size)
+        used += need
+    return chunks
+
+
+def _print_table(console: Console, t: layout.Table, show_precision: bool, width: int) -> None:
+    texts: dict[int, list[str]] = {}
+    for size in t.sizes:
+        texts[size] = []
+        for label, cells in t.rows:
+            text = layout.cell(cells.get(size), t.unit, show_precision)
+            texts[size].append(f"{text} ★" if t.best.get(size) == label else text)
+    label_width = max([len(t.head)] + [len(lbl) for lbl, _ in t.rows])
+    chunks = _size_chunks(t, texts, label_width, width)
+    for n, sizes in enumerate(chunks):
+        more = f", part {n + 1} of {len(chunks)}" if len(chunks) > 1 else ""
+        console.print(f"{t.title}  ({t.unit}; ★ fastest{more})", markup=False, highlight=False)
+        table = RichTable()
+        table.add_column(t.head, overflow="fold")  # labels give way before numbers do
+        for size in sizes:
+            table.add_column(f"{size} B", justify="right", no_wrap=True)
+        for i, (label, _) in enumerate(t.rows):
+            row = []
+            for size in sizes:
+                text = texts[size][i]
+                row.append(f"[bold]{escape(text)}[/bold]" if text.endswith("★") else escape(text))
+            table.add_row(escape(label), *row)
+        console.print(table)
+    for note in t.notes:
+        console.print(note, markup=False, highlight=False)
+
 
 def render(
-    doc: dict, show_precision: bool = False, color: bool = False, width: int = 160, **_
+    doc: dict,
+    show_precision: bool = False,
+    color: bool = False,
+    width: int | None = None,
+    group_by: str = "family",
+    **_,
 ) -> str:
     buf = io.StringIO()
-    console = Console(file=buf, force_terminal=color, width=width, no_color=not color)
+    width = width or DEFAULT_WIDTH
+    console = Console(
+        file=buf, force_terminal=color, width=width, no_color=not color, highlight=False
+    )
     results = doc["results"]
     if calibration.applies(doc):
         return _calibration(console, buf, calibration.view(doc))
-    for t in layout.tables(results):
-        table = RichTable(title=f"{t.title}  ({t.unit}; ★ fastest)", title_justify="left")
-        table.add_column("primitive  implementation", no_wrap=True)
-        for size in t.sizes:
-            table.add_column(f"{size} B", justify="right")
-        for label, cells in t.rows:
-            row = []
-            for size in t.sizes:
-                text = layout.cell(cells.get(size), t.unit, show_precision)
-                if t.best.get(size) == label:
-                    text = f"[bold]{text} ★[/bold]"
-                row.append(text)
-            table.add_row(label, *row)
-        console.print(table)
+    for t in layout.tables(results, group_by):
+        _print_table(console, t, show_precision, width)
     fitted = layout.fits(results)
     if fitted:
-        table = RichTable(
-            title="per-call overhead and per-byte cost: t(n) = a + b·n (Theil–Sen)",
-            title_justify="left",
+        console.print(
+            "per-call overhead and per-byte cost: t(n) = a + b·n (Theil–Sen)",
+            markup=False,
+            highlight=False,
         )
+        table = RichTable()
         for col in ("case  implementation", "a: ns/call", "b: ns/byte", "1/b: MB/s"):
             table.add_column(col, justify="left" if col.startswith("case") else "right")
         for label, fit in fitted:
             table.add_row(
-                label,
+                escape(label),
                 f"{fit.per_call_ns:.0f}",
                 f"{fit.per_byte_ns:.3f}",
                 f"{fit.asymptotic_mb_s:.0f}",
@@ -54,7 +111,9 @@ def render(
             "runner overhead (noop, ns per call): " + ", ".join(f"{rt} {ns:.0f}" for rt, ns in noop)
         )
     for case, reason in layout.problems(results):
-        console.print(f"[red]FAILED[/red] {case}: {reason}", markup=True, highlight=False)
+        console.print(
+            f"[red]FAILED[/red] {escape(case)}: {escape(reason)}", markup=True, highlight=False
+        )
     console.print(layout.method_note(doc), markup=False, highlight=False)
     if any(r.get("flags") for r in results):
         console.print(

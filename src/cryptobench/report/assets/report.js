@@ -10,10 +10,11 @@
   });
   document.body.setAttribute("data-charts", String(data.charts.length));
 
-  // DataTables ships as an ES module: import it from a blob of the inlined bundle.
-  var b64 = document.getElementById("cb-datatables").textContent.trim();
-  var bytes = Uint8Array.from(atob(b64), function (c) { return c.charCodeAt(0); });
-  var url = URL.createObjectURL(new Blob([bytes], { type: "text/javascript" }));
+  // DataTables ships as an ES module: import it from a blob of the inlined bundle, whose `<`
+  // and `%` were percent-encoded so the page parses the block as plain text.
+  var encoded = document.getElementById("cb-datatables").textContent;
+  var source = encoded.replace(/%3C|%25/g, function (m) { return m === "%3C" ? "<" : "%"; });
+  var url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
   import(url).then(function (mod) {
     URL.revokeObjectURL(url);
     var DataTable = mod.default;
