@@ -86,6 +86,7 @@ def base(case: Case) -> dict:
         "params": case.params,
         "security_status": prim.status,
         "code_path": impl.code_path,
+        "cpu_features_off": list(case.cpu_off),
         "status": "skipped",
         "error": None,
         "verified": False,

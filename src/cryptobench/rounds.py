@@ -26,7 +26,8 @@ START_S = 0.5  # a fresh runner process, roughly (JVM and Node included)
 
 
 def group_key(case: Case) -> tuple:
-    return (case.impl.id, case.prim.id, case.operation, json.dumps(case.params, sort_keys=True))
+    params = json.dumps(case.params, sort_keys=True)
+    return (case.impl.id, case.prim.id, case.operation, params, case.cpu_off)
 
 
 def order(prepared: list[Prepared], seed: int, round_no: int) -> list[list[Prepared]]:
@@ -61,7 +62,7 @@ class _State:
 
 @dataclass
 class Rounds:
-    runtimes: dict[str, Runtime]
+    runtimes: dict[str, Runtime]  # by Runtime.key (the id, and the features switched off)
     verifier: Verifier
     store: Store
     run: dict
@@ -85,7 +86,7 @@ class Rounds:
             self.run["probes"].append({"round": r, **probe.measure(cpu)})
             self.store.update_run(self.run)
             for group in order(prepared, self.run["seed"], r):
-                rt = self.runtimes[group[0].case.impl.runtime_id]
+                rt = self.runtimes[group[0].case.runtime_key]
                 if rt.isolate:
                     rt.stop()
                 for p in group:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from .. import pipeline, plan, results
+from .. import cpu_features, pipeline, plan, results
 from ..paths import default_db
 from .common import DB_HELP, FORMATS, err, guarded, output
 
@@ -31,6 +31,14 @@ from .common import DB_HELP, FORMATS, err, guarded, output
     default=3,
     show_default=True,
     help="independent rounds per case, each in fresh processes",
+)
+@click.option(
+    "--cpu-features",
+    "cpu_features",
+    multiple=True,
+    metavar="LIST",
+    help="switch CPU features off: -sha,-aes,-pclmul,-avx512,-avx2,-crc32 or baseline (all); "
+    "repeat to compare sets (default = the default paths)",
 )
 @click.option("--pin", is_flag=True, help="runners on one CPU, the orchestrator on another")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table")
@@ -66,6 +74,10 @@ def run(fmt, output_path, show_precision, **opts):
         wait=opts["wait"],
         pin=opts["pin"],
     )
+    if opts["cpu_features"]:
+        req.cpu_features = list(dict.fromkeys(cpu_features.parse(s) for s in opts["cpu_features"]))
+    elif req.preset and plan.load_preset(req.preset).cpu_features:
+        req.cpu_features = list(dict.fromkeys(plan.load_preset(req.preset).cpu_features))
     done = pipeline.run(req, err)
     output(results.document(done.run, done.results), fmt, output_path, show_precision)
     if done.interrupted:
