@@ -61,6 +61,31 @@ def runtime_key(runtime_id: str, off) -> str:
     return f"{runtime_id}[{label(off)}]" if off else runtime_id
 
 
+# which feature a primitive's fast path rests on, for the speed-up table's labels
+RELEVANT = {
+    "sha1": ("sha",),
+    "sha224": ("sha",),
+    "sha256": ("sha",),
+    "hmac-sha256": ("sha",),
+    "sha384": ("avx2", "avx512"),
+    "sha512": ("avx2", "avx512"),
+    "crc32": ("pclmul", "avx512"),
+    "crc32c": ("crc32", "pclmul"),
+    "chacha20-poly1305": ("avx2", "avx512"),
+    "xchacha20-poly1305": ("avx2", "avx512"),
+}
+
+
+def relevant_names(primitive: str, off) -> str:
+    """The features of ``off`` that ``primitive``'s fast paths use, by name (all of ``off``
+    when none is known to matter): what a speed-up is credited to."""
+    wanted = RELEVANT.get(primitive)
+    if wanted is None and primitive.startswith("aes-"):
+        wanted = ("aes", "pclmul", "avx512") if primitive.endswith(("gcm", "gcm-siv")) else ("aes",)
+    picked = [f for f in off if wanted is None or f in wanted] or list(off)
+    return "+".join(NAMES[f] for f in picked)
+
+
 # -- runner.toml [cpu_features] ----------------------------------------------------------
 class TableError(ValueError):
     pass

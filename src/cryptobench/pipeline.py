@@ -96,6 +96,9 @@ def _for_sets(cases, not_offered, sets):
             if cannot:
                 names = ", ".join(cpu_features.NAMES[f] for f in cannot)
                 refused.append((switched, f"not offered: cannot switch off {names}"))
+            elif () in sets and rt.never_uses(case.impl.library):
+                why = "skipped: its code never takes these paths (its default row is the figure)"
+                refused.append((switched, why))
             else:
                 out.append(switched)
         refused += [(dataclasses.replace(c, cpu_off=off), why) for c, why in not_offered]

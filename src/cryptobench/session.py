@@ -85,6 +85,11 @@ class Runtime:
         """Features of ``features_off`` this library cannot switch off."""
         return cpu_features.cannot(self.spec.cpu_features, library, self.features_off)
 
+    def never_uses(self, library: str) -> bool:
+        """True when every feature switched off is one this library's code never uses."""
+        how = cpu_features.support(self.spec.cpu_features, library)
+        return all(how.get(f) == "unused" for f in self.features_off)
+
     @property
     def isolate(self) -> bool:
         return self.spec.isolate

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from .. import probe, stats
+from .. import cpu_features, probe, stats
 from ..catalog import FAMILIES
 from ..catalog import SLOW_FAMILIES as SLOW
 
@@ -20,6 +20,70 @@ class Table:
     sizes: list[int]
     rows: list[tuple[str, dict]] = field(default_factory=list)  # (label, {size: result})
     best: dict = field(default_factory=dict)  # size -> label of the fastest
+
+
+def impl_label(r: dict) -> str:
+    """The implementation, with the CPU features that were off: ``c/openssl [-sha]``."""
+    off = cpu_features.label(r.get("cpu_features_off") or ())
+    return f"{r['implementation']} [{off}]" if off else r["implementation"]
+
+
+@dataclass
+class Speedup:
+    """What switched-off features cost one case: default over switched, from their rounds."""
+
+    implementation: str
+    case: str  # primitive, operation, params
+    size: int
+    features: str  # the relevant features that were off, by name
+    diff: stats.Diff  # ratio = switched / default time: the default path's speed-up
+
+
+def _estimate(r: dict) -> stats.RoundsCI:
+    rounds = r.get("rounds") or [r]
+    return stats.rounds_ci(
+        [x["median_ns"] for x in rounds],
+        [x["ci_low_ns"] for x in rounds],
+        [x["ci_high_ns"] for x in rounds],
+    )
+
+
+def speedups(results: list[dict]) -> list[Speedup]:
+    """Every measured case that also ran with CPU features off, against its default run
+    (stats.rounds_diff: the ratio's interval comes from both cases' rounds)."""
+    base, out = {}, []
+    for r in results:
+        if r["status"] == "ok" and r.get("family") != "noop" and not r.get("cpu_features_off"):
+            base[_case_key(r)] = r
+    for r in results:
+        off = r.get("cpu_features_off") or []
+        d = base.get(_case_key(r))
+        if not off or r["status"] != "ok" or d is None or r.get("family") == "noop":
+            continue
+        label = params_label(r.get("params") or {})
+        out.append(
+            Speedup(
+                r["implementation"],
+                f"{r['primitive']} {r['operation']}" + (f" {label}" if label else ""),
+                r["size"],
+                cpu_features.relevant_names(r["primitive"], off),
+                stats.rounds_diff(_estimate(d), _estimate(r)),
+            )
+        )
+    return sorted(out, key=lambda s: (s.case, s.size, s.implementation, s.features))
+
+
+def _case_key(r: dict) -> tuple:
+    params = json.dumps(r.get("params") or {}, sort_keys=True)
+    return (r["implementation"], r["primitive"], r["operation"], r["size"], params)
+
+
+def speedup_text(s: Speedup) -> str:
+    """``SHA-NI ×3.40 (3.1–3.7)``: how much faster the default path is."""
+    d = s.diff
+    if d.low == d.high:
+        return f"{s.features} ×{d.ratio:.2f} (one round: no interval)"
+    return f"{s.features} ×{d.ratio:.2f} ({d.low:.2f}–{d.high:.2f})"
 
 
 def params_label(params: dict) -> str:
@@ -49,7 +113,7 @@ def tables(results: list[dict]) -> list[Table]:
         table = Table(title, "ms/op" if slow else "MB/s", sorted({r["size"] for r in rs}))
         rows: dict[str, dict] = {}
         for r in rs:
-            rows.setdefault(f"{r['primitive']}  {r['implementation']}", {})[r["size"]] = r
+            rows.setdefault(f"{r['primitive']}  {impl_label(r)}", {})[r["size"]] = r
         table.rows = sorted(rows.items())
         for size in table.sizes:
             ok = [
@@ -87,7 +151,7 @@ def cell(r: dict | None, unit: str, show_precision: bool = False) -> str:
 
 def noop_rows(results: list[dict]) -> list[tuple[str, float]]:
     return [
-        (r["runtime"], r["median_ns"])
+        (cpu_features.runtime_key(r["runtime"], r.get("cpu_features_off") or ()), r["median_ns"])
         for r in results
         if r.get("family") == "noop" and r["status"] == "ok"
     ]
@@ -97,7 +161,7 @@ def problems(results: list[dict]) -> list[tuple[str, str]]:
     """(case, reason) of failures, shown under the tables."""
     return [
         (
-            f"{r['implementation']} {r['primitive']} {r['operation']} {r['size']}",
+            f"{impl_label(r)} {r['primitive']} {r['operation']} {r['size']}",
             r.get("error") or "",
         )
         for r in results
@@ -113,7 +177,7 @@ def fits(results: list[dict]) -> list[tuple[str, stats.Fit]]:
         if r["status"] == "ok" and r.get("family") not in SLOW and r.get("family") != "noop":
             label = f"{r['primitive']} {r['operation']}"
             extra = params_label(r.get("params") or {})
-            key = (f"{label}{' ' + extra if extra else ''}  {r['implementation']}",)
+            key = (f"{label}{' ' + extra if extra else ''}  {impl_label(r)}",)
             series.setdefault(key, []).append(r)
     out = []
     for (label,), rs in sorted(series.items()):

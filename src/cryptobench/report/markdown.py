@@ -45,6 +45,20 @@ def render(doc: dict, show_precision: bool = False, **_) -> str:
             for label, f in fitted
         ]
         lines.append("")
+    ups = layout.speedups(doc["results"])
+    if ups:
+        lines += [
+            "### What the hardware buys (default path's speed-up, 95% interval)",
+            "",
+            "| case | size | implementation | speed-up |",
+            "|---|---:|---|---|",
+        ]
+        lines += [
+            f"| {esc(s.case)} | {s.size} B | {esc(s.implementation)} | "
+            f"{esc(layout.speedup_text(s))} |"
+            for s in ups
+        ]
+        lines.append("")
     noop = layout.noop_rows(doc["results"])
     if noop:
         lines.append(
