@@ -10,7 +10,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from . import catalog, cpu_features, machine, plan, results, sampling, vectors
+from . import catalog, cpu_features, machine, parallel, plan, results, sampling, vectors
 from .errors import UsageError
 from .lock import RunLock
 from .measure import Prepared, noop_cases, prepare
@@ -37,6 +37,7 @@ class RunRequest:
     wait: bool = False
     pin: bool = False
     cpu_features: list[tuple[str, ...]] = field(default_factory=lambda: [()])  # feature sets
+    parallel: list[int] = field(default_factory=list)  # --parallel: the CPUs, one per process
 
 
 @dataclass
@@ -105,6 +106,36 @@ def _for_sets(cases, not_offered, sets):
     return out, refused
 
 
+def _parallel(req, by_key, store, run_doc, policy, rounds, prepared, seq, console) -> None:
+    """--parallel: every measured case again, in N processes at once (parallel.py)."""
+    singles = {p.seq: rounds.result_of(p) for p in prepared}
+
+    def show(p, row):
+        par = row.get("parallel") or {}
+        text = (
+            f"{par['aggregate_ops_per_s']:.4g} ops/s in all, efficiency {par['efficiency']:.0%}"
+            if row["status"] == "ok" and par.get("efficiency")
+            else row.get("error") or row["status"]
+        )
+        console.print(
+            f"[×{len(req.parallel)}] {p.case.impl.id} {p.case.prim.id} {p.case.operation} "
+            f"{p.case.size}: {text}",
+            markup=False,
+        )
+
+    par = parallel.Parallel(
+        by_key,
+        store,
+        run_doc,
+        req.parallel,
+        req.rounds,
+        policy.budget_s / req.rounds,
+        policy.jit_warmup_s,
+        show,
+    )
+    par.measure(prepared, singles, seq)
+
+
 def _switched_impls(sets, cases):
     """The cases with each switched runtime's own hello (code path), once it has started."""
     out = []
@@ -143,6 +174,8 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
             rounds.rounds, rounds.pin = req.rounds, run_doc["settings"]["pin"]
             rounds.on_step = progress.update
             rounds.measure(prepared)
+        if req.parallel:
+            _parallel(req, by_key, store, run_doc, policy, rounds, prepared, seq, console)
         interrupted = False
     except KeyboardInterrupt:
         pass
@@ -181,6 +214,7 @@ def _policy(req: RunRequest, chosen: plan.Preset | None) -> sampling.Policy:
 def _start(req, chosen, policy, live, skipped, store: Store) -> dict:
     pin = machine.pin_plan() if req.pin else None
     settings = {
+        "parallel": req.parallel or None,
         "cpu_features": [cpu_features.label(off) for off in req.cpu_features],
         "precision": policy.precision,
         "time_per_case": policy.budget_s,

@@ -93,6 +93,10 @@ class Rounds:
                     self._one(rt, p, r, round_policy)
         self._flag_sizes(prepared)
 
+    def result_of(self, p: Prepared) -> dict:
+        """A case's row after the rounds so far."""
+        return self._result(p, self._state[p.seq])
+
     def _one(self, rt: Runtime, p: Prepared, r: int, policy: sampling.Policy) -> None:
         st = self._state[p.seq]
         if st.final is not None:

@@ -86,6 +86,29 @@ def speedup_text(s: Speedup) -> str:
     return f"{s.features} ×{d.ratio:.2f} ({d.low:.2f}–{d.high:.2f})"
 
 
+def scaling_rows(results: list[dict]) -> list[tuple[str, str, str, str, str, str]]:
+    """(case, implementation, workers, per worker, aggregate, efficiency) of every case run
+    in N processes or threads at once: what the whole machine sustains."""
+    out = []
+    for r in results:
+        par = r.get("parallel")
+        if r["status"] != "ok" or not par:
+            continue
+        slow = r.get("family") in SLOW
+        params = {k: v for k, v in (r.get("params") or {}).items() if k != par["kind"]}
+        label = params_label(params)
+        case = f"{r['primitive']} {r['operation']} {r['size']} B" + (f" {label}" if label else "")
+        if slow or not par.get("aggregate_mb_s"):
+            each = f"{r['median_ns'] / 1e6:.2f} ms" if slow else f"{r['ops_per_s']:.4g} ops/s"
+            total = f"{par['aggregate_ops_per_s']:.4g} ops/s"
+        else:
+            each = f"{r['throughput_mb_s']:.1f} MB/s"
+            total = f"{par['aggregate_mb_s']:.1f} MB/s"
+        eff = "" if par.get("efficiency") is None else f"{par['efficiency']:.0%}"
+        out.append((case, impl_label(r), f"{par['workers']} {par['kind']}", each, total, eff))
+    return sorted(out)
+
+
 def params_label(params: dict) -> str:
     shown = {k: v for k, v in params.items() if k != "fresh_context" and v not in (None, "")}
     text = " ".join(f"{k}={v}" for k, v in sorted(shown.items()))

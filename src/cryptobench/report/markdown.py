@@ -59,6 +59,16 @@ def render(doc: dict, show_precision: bool = False, **_) -> str:
             for s in ups
         ]
         lines.append("")
+    scaled = layout.scaling_rows(doc["results"])
+    if scaled:
+        lines += [
+            "### All cores: N workers at once",
+            "",
+            "| case | implementation | workers | per worker | aggregate | efficiency |",
+            "|---|---|---:|---:|---:|---:|",
+        ]
+        lines += ["| " + " | ".join(esc(c) for c in row) + " |" for row in scaled]
+        lines.append("")
     noop = layout.noop_rows(doc["results"])
     if noop:
         lines.append(

@@ -58,6 +58,18 @@ def render(
         for s in ups:
             table.add_row(s.case, f"{s.size} B", s.implementation, layout.speedup_text(s))
         console.print(table)
+    scaled = layout.scaling_rows(results)
+    if scaled:
+        table = RichTable(
+            title="all cores: N workers at once (per worker: median; efficiency = aggregate / "
+            "(N × one worker alone))",
+            title_justify="left",
+        )
+        for col in ("case", "implementation", "workers", "per worker", "aggregate", "efficiency"):
+            table.add_column(col, justify="left" if col in ("case", "implementation") else "right")
+        for row in scaled:
+            table.add_row(*row)
+        console.print(table)
     noop = layout.noop_rows(results)
     if noop:
         console.print(
