@@ -56,7 +56,11 @@ def plan_for(single: dict, round_budget_s: float, jit_warmup_s: float) -> Plan:
     return Plan(it, warm, batches, timeout)
 
 
-def _bench(rt: Runtime, p: Prepared, iterations: int, batches: int, timeout: float) -> list:
+def _bench(
+    rt: Runtime, p: Prepared, iterations: int, batches: int, timeout: float, threads: int = 1
+) -> list:
+    """One bench request; with ``threads`` > 1 the samples of every thread (a list each)."""
+    extra = {"threads": threads} if threads > 1 else {}
     res = rt.request(
         "bench",
         timeout,
@@ -67,10 +71,31 @@ def _bench(rt: Runtime, p: Prepared, iterations: int, batches: int, timeout: flo
         params=p.case.params,
         iterations=iterations,
         batches=batches,
+        **extra,
     )
     if p.expected is not None and res.get("output") != p.expected:
         raise VerifyError("bench output differs from the verified output")
-    return check_samples(res.get("samples"), iterations, batches)
+    if threads == 1:
+        return check_samples(res.get("samples"), iterations, batches)
+    per_thread = res.get("thread_samples")
+    if not isinstance(per_thread, list):  # a runner that ignored the field
+        raise RemoteError("unsupported", f"{rt.id} does not run a bench in threads")
+    if len(per_thread) != threads:
+        raise RunnerFailure("protocol", f"{len(per_thread)} threads answered, not {threads}")
+    return [check_samples(s, iterations, batches) for s in per_thread]
+
+
+def threads_round(base: Runtime, cpus: list[int], p: Prepared, plan: Plan):
+    """One fresh process allowed ``cpus``, its N threads warmed up, then timed together
+    (the runner's own barrier). Returns (samples per thread, None)."""
+    w = Runtime(base.spec, features_off=base.features_off, cpu=",".join(map(str, cpus)))
+    w.info, w.implementations = base.info, base.implementations
+    n = len(cpus)
+    try:
+        _bench(w, p, plan.iterations, plan.warmup_batches, plan.timeout, n)
+        return _bench(w, p, plan.iterations, plan.batches, plan.timeout, n), None
+    finally:
+        w.stop()
 
 
 def together(workers: list[Runtime], job) -> list[tuple[object, int, int]]:
@@ -129,6 +154,7 @@ class Parallel:
     round_budget_s: float
     jit_warmup_s: float
     on_step: object = None
+    threads: bool = False  # --threads: N threads in one process instead of N processes
 
     def measure(self, prepared: list[Prepared], singles: dict[int, dict], seq: int) -> int:
         """A row per case measured in N processes; returns the next row number."""
@@ -144,23 +170,30 @@ class Parallel:
         return seq
 
     def _case(self, p: Prepared, single: dict | None) -> dict:
-        n = len(self.cpus)
+        n, kind = len(self.cpus), "threads" if self.threads else "processes"
         if not single or single.get("status") != "ok":
-            return results.parallel_failed(p.case, n, "no single-process figure to start from")
+            return results.parallel_failed(p.case, n, "no single-worker figure to start from", kind)
         base = self.runtimes[p.case.runtime_key]
         plan = plan_for(single, self.round_budget_s, self.jit_warmup_s if base.isolate else 0.1)
         rounds, overlaps, errors = [], [], []
         for r in range(1, self.rounds + 1):
             try:
-                samples, ov = one_round(base, self.cpus, p, plan)
+                samples, ov = (threads_round if self.threads else one_round)(
+                    base, self.cpus, p, plan
+                )
                 rounds.append(samples)
-                overlaps.append(ov)
-            except (RunnerFailure, RemoteError, VerifyError) as exc:
+                if ov is not None:
+                    overlaps.append(ov)
+            except RemoteError as exc:
+                if exc.kind == "unsupported":
+                    return results.parallel_skipped(p.case, n, f"not offered: {exc.message}", kind)
+                errors.append(f"round {r}: {exc.kind}: {exc.message}")
+            except (RunnerFailure, VerifyError) as exc:
                 errors.append(f"round {r}: {exc}")
                 if isinstance(exc, VerifyError):
                     break
         if not rounds:
-            return results.parallel_failed(p.case, n, "; ".join(errors) or "not measured")
+            return results.parallel_failed(p.case, n, "; ".join(errors) or "not measured", kind)
         sc = stats.scaling(rounds, single["median_ns"])
         detail = {
             "cpus": self.cpus,
@@ -178,5 +211,5 @@ class Parallel:
             if o < OVERLAP_FLAG
         ] + errors
         return results.parallel_measured(
-            p.case, sc, detail, flags, p.verification, self.run["machine"].get("tsc_hz")
+            p.case, sc, detail, flags, p.verification, self.run["machine"].get("tsc_hz"), kind
         )

@@ -38,6 +38,7 @@ class RunRequest:
     pin: bool = False
     cpu_features: list[tuple[str, ...]] = field(default_factory=lambda: [()])  # feature sets
     parallel: list[int] = field(default_factory=list)  # --parallel: the CPUs, one per process
+    threads: list[int] = field(default_factory=list)  # --threads: the CPUs of the one process
 
 
 @dataclass
@@ -106,9 +107,12 @@ def _for_sets(cases, not_offered, sets):
     return out, refused
 
 
-def _parallel(req, by_key, store, run_doc, policy, rounds, prepared, seq, console) -> None:
-    """--parallel: every measured case again, in N processes at once (parallel.py)."""
+def _parallel(ctx, prepared, seq: int, cpus: list[int], threads: bool) -> int:
+    """--parallel / --threads: every measured case again, in N processes (or N threads of one
+    process) at once (parallel.py). Returns the next row number."""
+    req, by_key, store, run_doc, policy, rounds, console = ctx
     singles = {p.seq: rounds.result_of(p) for p in prepared}
+    mark = f"{len(cpus)} threads" if threads else f"×{len(cpus)}"
 
     def show(p, row):
         par = row.get("parallel") or {}
@@ -118,8 +122,7 @@ def _parallel(req, by_key, store, run_doc, policy, rounds, prepared, seq, consol
             else row.get("error") or row["status"]
         )
         console.print(
-            f"[×{len(req.parallel)}] {p.case.impl.id} {p.case.prim.id} {p.case.operation} "
-            f"{p.case.size}: {text}",
+            f"[{mark}] {p.case.impl.id} {p.case.prim.id} {p.case.operation} {p.case.size}: {text}",
             markup=False,
         )
 
@@ -127,13 +130,14 @@ def _parallel(req, by_key, store, run_doc, policy, rounds, prepared, seq, consol
         by_key,
         store,
         run_doc,
-        req.parallel,
+        cpus,
         req.rounds,
         policy.budget_s / req.rounds,
         policy.jit_warmup_s,
         show,
+        threads,
     )
-    par.measure(prepared, singles, seq)
+    return par.measure(prepared, singles, seq)
 
 
 def _switched_impls(sets, cases):
@@ -174,8 +178,15 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
             rounds.rounds, rounds.pin = req.rounds, run_doc["settings"]["pin"]
             rounds.on_step = progress.update
             rounds.measure(prepared)
-        if req.parallel:
-            _parallel(req, by_key, store, run_doc, policy, rounds, prepared, seq, console)
+        for cpus, threads in ((req.parallel, False), (req.threads, True)):
+            if cpus:
+                seq = _parallel(
+                    (req, by_key, store, run_doc, policy, rounds, console),
+                    prepared,
+                    seq,
+                    cpus,
+                    threads,
+                )
         interrupted = False
     except KeyboardInterrupt:
         pass
@@ -215,6 +226,7 @@ def _start(req, chosen, policy, live, skipped, store: Store) -> dict:
     pin = machine.pin_plan() if req.pin else None
     settings = {
         "parallel": req.parallel or None,
+        "threads": req.threads or None,
         "cpu_features": [cpu_features.label(off) for off in req.cpu_features],
         "precision": policy.precision,
         "time_per_case": policy.budget_s,

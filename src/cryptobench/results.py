@@ -252,6 +252,10 @@ def _parallel_base(case: Case, workers: int, kind: str) -> dict:
     return row
 
 
+def parallel_skipped(case: Case, workers: int, reason: str, kind: str = "threads") -> dict:
+    return {**_parallel_base(case, workers, kind), "status": "skipped", "error": reason}
+
+
 def parallel_failed(case: Case, workers: int, reason: str, kind: str = "processes") -> dict:
     return {**_parallel_base(case, workers, kind), "status": "failed", "error": reason}
 

@@ -24,7 +24,7 @@ class Runtime:
     failed: str | None = None  # set when it cannot be (re)started
     restarts: int = 0  # after failures; a fresh process for a round or group is not one
     process: RunnerProcess | None = None
-    cpu: int | None = None  # --pin: the CPU its processes run on
+    cpu: int | str | None = None  # --pin: the CPU its processes run on ("0,1": CPUs)
     features_off: tuple[str, ...] = ()  # --cpu-features: switched off in its processes
 
     @property

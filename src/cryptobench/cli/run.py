@@ -49,6 +49,13 @@ from .common import DB_HELP, FORMATS, err, guarded, output
     help="also run every case in N processes at once, each pinned to its own CPU "
     "(all = every CPU): aggregate throughput and scaling efficiency",
 )
+@click.option(
+    "--threads",
+    default=None,
+    metavar="N|all",
+    help="also run every case in N threads of one runner process (Python's GIL, a "
+    "library's lock), where the runner offers threads",
+)
 @click.option("--pin", is_flag=True, help="runners on one CPU, the orchestrator on another")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table")
 @click.option(
@@ -85,6 +92,8 @@ def run(fmt, output_path, show_precision, **opts):
     )
     if opts["parallel"] is not None:
         req.parallel = _cpus(opts["parallel"])
+    if opts["threads"] is not None:
+        req.threads = _cpus(opts["threads"])
     if opts["cpu_features"]:
         req.cpu_features = list(dict.fromkeys(cpu_features.parse(s) for s in opts["cpu_features"]))
     elif req.preset and plan.load_preset(req.preset).cpu_features:
