@@ -117,3 +117,60 @@ def test_parallel_2_with_a_fixed_fake_runner_gives_exact_figures(fakes, run_cli)
     assert p["efficiency"] == pytest.approx(1.0)
     assert len(p["overlap"]) == 2 and len(p["samples"]) == 2
     assert "2 processes" in run_cli("show", doc["run"]["id"]).stdout
+
+
+def test_a_runner_without_threads_reports_threads_not_offered(fakes, run_cli):
+    import json
+    import os
+
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("needs 2 usable CPUs")
+    fakes("fixed")  # ignores the "threads" field: answers with one thread's samples
+    args = ["--primitive", "sha256", "--size", "64", "--time-per-case", "0.05", "--rounds", "1"]
+    proc = run_cli("run", *args, "--threads", "2", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    rows = json.loads(proc.stdout)["results"]
+    row = next(r for r in rows if r["params"].get("threads") == 2)
+    assert row["status"] == "skipped" and row["samples"] == []
+    assert row["error"].startswith("not offered:") and "threads" in row["error"]
+
+
+@pytest.mark.parametrize("runner", ["python", "go"])
+def test_real_runners_answer_a_threaded_bench(runner):
+    """The python and go runners run N threads and return each one's batches (no timing
+    asserted: only the shape and the verified output)."""
+    import json
+    import subprocess
+
+    from cryptobench.runners import discover
+
+    spec = next((s for s in discover() if s.runtime_id == runner), None)
+    if spec is None or spec.skipped:
+        pytest.skip(f"{runner} runner not available")
+    lib = {"python": "hashlib", "go": "stdlib"}[runner]
+    req = {
+        "id": 1,
+        "op": "bench",
+        "impl": lib,
+        "primitive": "sha256",
+        "operation": "digest",
+        "inputs": {"msg": "616263"},
+        "params": {},
+        "iterations": 3,
+        "batches": 2,
+        "threads": 3,
+    }
+    out = subprocess.run(
+        spec.command,
+        input=json.dumps(req) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=spec.folder,
+        timeout=60,
+        check=True,
+    ).stdout
+    res = json.loads(out.splitlines()[-1])["result"]
+    # FIPS 180-2 B.1: SHA-256("abc")
+    assert res["output"] == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    assert len(res["thread_samples"]) == 3
+    assert all(len(t) == 2 and t[0]["iterations"] == 3 for t in res["thread_samples"])
