@@ -3,7 +3,6 @@ package main
 import (
 	"runtime"
 	"sync"
-	"time"
 )
 
 // bench with "threads": N (docs/protocol.md): N goroutines, each locked to its own OS thread
@@ -66,31 +65,3 @@ func benchThreads(libs []*library, req request, n, iterations, batches int) ([][
 	}
 	return all, nil
 }
-
-// timeThread is timeBatches with a sink of its own (no write shared between goroutines).
-func timeThread(pc prepared, iterations, batches int) ([]sample, error) {
-	var own byte
-	samples := make([]sample, 0, batches)
-	for b := 0; b < batches; b++ {
-		start := time.Now()
-		for i := 0; i < iterations; i++ {
-			if pc.step != nil {
-				pc.step()
-			}
-			out, err := pc.run()
-			if err != nil {
-				return nil, err
-			}
-			if len(out) > 0 {
-				own ^= out[0]
-			}
-		}
-		samples = append(samples, sample{Iterations: iterations, NS: time.Since(start).Nanoseconds()})
-	}
-	sinkMu.Lock()
-	sink ^= own
-	sinkMu.Unlock()
-	return samples, nil
-}
-
-var sinkMu sync.Mutex
