@@ -187,3 +187,26 @@ def test_a_bad_feature_name_exits_2(tmp_path, monkeypatch, run_cli):
     proc = run_cli("run", *FAST, "--cpu-features", "-sse9")
     assert proc.returncode == 2 and "valid: -sha" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_a_library_that_never_uses_the_feature_is_not_measured_twice(
+    tmp_path, monkeypatch, run_cli
+):
+    folder = tmp_path / "runners" / "fake-portable"
+    folder.mkdir(parents=True)
+    (folder / "runner.toml").write_text(
+        f'schema = 1\nruntime = "fake-portable"\nlanguage = "fake"\nstartup_timeout = 5\n'
+        f'[run]\ncommand = ["{sys.executable}", "{FAKE}", "fixed"]\n'
+        '[cpu_features.unused]\nfakelib = ["sha"]\n'
+    )
+    monkeypatch.setenv("CRYPTOBENCH_RUNNERS", str(tmp_path / "runners"))
+    proc = run_cli("run", *FAST, "--cpu-features", "-sha", "--format", "json")
+    alone = [r for r in json.loads(proc.stdout)["results"] if r["family"] != "noop"]
+    assert [r["status"] for r in alone] == ["ok"]  # -sha alone: measured, labelled -sha
+    assert alone[0]["cpu_features_off"] == ["sha"]
+    args = [*FAST, "--cpu-features", "default", "--cpu-features", "-sha", "--format", "json"]
+    rows = [r for r in json.loads(run_cli("run", *args).stdout)["results"] if r["family"] != "noop"]
+    by_off = {tuple(r["cpu_features_off"]): r for r in rows}
+    assert by_off[()]["status"] == "ok"
+    assert by_off[("sha",)]["status"] == "skipped"
+    assert "never takes" in by_off[("sha",)]["error"]
