@@ -135,7 +135,7 @@ def test_a_runner_without_threads_reports_threads_not_offered(fakes, run_cli):
     assert row["error"].startswith("not offered:") and "threads" in row["error"]
 
 
-@pytest.mark.parametrize("runner", ["python", "go", "java"])
+@pytest.mark.parametrize("runner", ["python", "go", "java", "c"])
 def test_real_runners_answer_a_threaded_bench(runner):
     """The python and go runners run N threads and return each one's batches (no timing
     asserted: only the shape and the verified output)."""
@@ -147,7 +147,7 @@ def test_real_runners_answer_a_threaded_bench(runner):
     spec = next((s for s in discover() if s.runtime_id == runner), None)
     if spec is None or spec.skipped:
         pytest.skip(f"{runner} runner not available")
-    lib = {"python": "hashlib", "go": "stdlib", "java": "jdk"}[runner]
+    lib = {"python": "hashlib", "go": "stdlib", "java": "jdk", "c": "openssl"}[runner]
     req = {
         "id": 1,
         "op": "bench",
