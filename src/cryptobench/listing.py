@@ -89,10 +89,10 @@ def render_presets(cat: Catalog, live: list[Runtime], rounds: int = 3) -> str:
             p = plan.load_preset(name)
             cases, _ = plan.build(p.groups, plan.Filters(), cat, impls)
             prims = sorted({pr for g in p.groups for pr in g.primitives})
-            mins = estimate(cases, p.time_per_case or 1.0, rounds, isolated) / 60
-            t.add_row(
-                name, f"{p.description}\n[{', '.join(prims)}]", str(len(cases)), f"{mins:.1f} min"
-            )
+            sets = max(1, len(p.cpu_features))  # each feature set: every case again, at most
+            mins = sets * estimate(cases, p.time_per_case or 1.0, rounds, isolated) / 60
+            count = f"≤ {sets * len(cases)}" if sets > 1 else str(len(cases))
+            t.add_row(name, f"{p.description}\n[{', '.join(prims)}]", count, f"{mins:.1f} min")
         console.print(t)
 
     return _text(draw)
