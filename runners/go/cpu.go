@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -44,7 +45,9 @@ func stdlibCodePath() string {
 		return runtime.GOARCH + " (not itemised)"
 	}
 	x := cpu.X86
-	shaNI := x.HasAVX && cpuid.CPU.Supports(cpuid.SHA) && x.HasSSE41 && x.HasSSSE3
+	// internal/cpu honours GODEBUG=cpu.sha=off and cpu.vpclmulqdq=off (--cpu-features);
+	// cpuid and x/sys/cpu do not know these two names, so the mirror reads them here.
+	shaNI := x.HasAVX && cpuid.CPU.Supports(cpuid.SHA) && x.HasSSE41 && x.HasSSSE3 && !godebugOff("sha")
 	parts := map[string]bool{
 		"AES-NI (AES)":                        x.HasAES,
 		"AES-NI+PCLMULQDQ (GCM)":              x.HasAES && x.HasPCLMULQDQ,
@@ -53,7 +56,7 @@ func stdlibCodePath() string {
 		"AVX2 (SHA-512)":                      x.HasAVX && x.HasAVX2 && x.HasBMI2,
 		"SSE4.2 (CRC-32C)":                    x.HasSSE42,
 		"PCLMULQDQ (CRC-32)":                  x.HasPCLMULQDQ && x.HasSSE41,
-		"AVX-512 VPCLMULQDQ (CRC-32 ≥ 1 KiB)": x.HasPCLMULQDQ && x.HasSSE41 && x.HasAVX512VPCLMULQDQ,
+		"AVX-512 VPCLMULQDQ (CRC-32 ≥ 1 KiB)": x.HasPCLMULQDQ && x.HasSSE41 && x.HasAVX512VPCLMULQDQ && !godebugOff("vpclmulqdq"),
 	}
 	return join(parts, []string{"AES-NI (AES)", "AES-NI+PCLMULQDQ (GCM)", "SHA-NI (SHA-1, SHA-256)",
 		"AVX2 (SHA-1, SHA-256)", "AVX2 (SHA-512)", "SSE4.2 (CRC-32C)", "PCLMULQDQ (CRC-32)", "AVX-512 VPCLMULQDQ (CRC-32 ≥ 1 KiB)"})
@@ -117,4 +120,14 @@ func runtimeDetails() map[string]string {
 		}
 	}
 	return details
+}
+
+// godebugOff reports whether GODEBUG switches the CPU feature off (cpu.NAME=off).
+func godebugOff(name string) bool {
+	for _, field := range strings.Split(os.Getenv("GODEBUG"), ",") {
+		if field == "cpu."+name+"=off" {
+			return true
+		}
+	}
+	return false
 }

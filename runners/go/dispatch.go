@@ -63,6 +63,17 @@ func runCase(libs []*library, req request, bench bool) (any, error) {
 	}
 	result := map[string]any{"output": encodeOutput(operation, first)}
 	if bench {
+		if threads, err := threadsField(req); err != nil || threads > 1 {
+			if err != nil {
+				return nil, err
+			}
+			all, err := benchThreads(libs, req, threads, iterations, batches)
+			if err != nil {
+				return nil, err
+			}
+			result["samples"], result["thread_samples"] = all[0], all
+			return result, nil
+		}
 		samples, err := timeBatches(pc, iterations, batches)
 		if err != nil {
 			return nil, err

@@ -1,6 +1,9 @@
 package main
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // sink receives one byte of every output, so no call can be optimised away.
 var sink byte
@@ -32,3 +35,32 @@ func timeBatches(pc prepared, iterations, batches int) ([]sample, error) {
 	}
 	return samples, nil
 }
+
+// timeThread is timeBatches with a sink of its own (no write shared between goroutines).
+func timeThread(pc prepared, iterations, batches int) ([]sample, error) {
+	var own byte
+	samples := make([]sample, 0, batches)
+	for b := 0; b < batches; b++ {
+		start := time.Now()
+		for i := 0; i < iterations; i++ {
+			if pc.step != nil {
+				pc.step()
+			}
+			out, err := pc.run()
+			if err != nil {
+				return nil, err
+			}
+			if len(out) > 0 {
+				own ^= out[0]
+			}
+		}
+		samples = append(samples, sample{Iterations: iterations, NS: time.Since(start).Nanoseconds()})
+	}
+	sinkMu.Lock()
+	sink ^= own
+	sinkMu.Unlock()
+	return samples, nil
+}
+
+// sinkMu guards sink against the goroutines of a threaded bench.
+var sinkMu sync.Mutex

@@ -8,7 +8,7 @@ import json
 from rich.console import Console
 from rich.table import Table
 
-from . import plan
+from . import cpu_features, plan
 from .catalog import Catalog
 from .inputs import case_inputs
 from .protocol import RunnerFailure
@@ -25,11 +25,27 @@ def _text(render) -> str:
     return buf.getvalue()
 
 
+def switchable(rt: Runtime, library: str) -> str:
+    """What `--cpu-features` can switch off in this library, and how (``-sha`` (unused): its
+    code never takes that path)."""
+    how = cpu_features.support(rt.spec.cpu_features, library)
+    if not how:
+        return "nothing"
+    return " ".join(f"-{f}" + (" (unused)" if h == "unused" else "") for f, h in how.items())
+
+
 def render_list(live: list[Runtime], skipped, fmt: str) -> str:
     if fmt == "json":
         doc = {
             "runtimes": [rt.info for rt in live],
-            "implementations": [implementation_dict(i) for rt in live for i in rt.implementations],
+            "implementations": [
+                {
+                    **implementation_dict(i),
+                    "cpu_features": cpu_features.support(rt.spec.cpu_features, i.library),
+                }
+                for rt in live
+                for i in rt.implementations
+            ],
             "skipped": [{"runtime": r, "reason": why} for r, why in skipped],
         }
         return json.dumps(doc, indent=2) + "\n"
@@ -47,12 +63,13 @@ def render_list(live: list[Runtime], skipped, fmt: str) -> str:
         impls = Table(title="implementations", title_justify="left")
         for col in ("implementation", "version", "backend", "primitives (operations)"):
             impls.add_column(col, overflow="fold")
+        impls.add_column("--cpu-features can switch off", overflow="fold")
         for rt in live:
             for i in rt.implementations:
                 prims = ", ".join(
                     f"{p} ({'/'.join(o.operations)})" for p, o in sorted(i.primitives.items())
                 )
-                impls.add_row(i.id, i.version, i.backend_label, prims)
+                impls.add_row(i.id, i.version, i.backend_label, prims, switchable(rt, i.library))
         console.print(impls)
 
     return _text(draw)
@@ -72,10 +89,10 @@ def render_presets(cat: Catalog, live: list[Runtime], rounds: int = 3) -> str:
             p = plan.load_preset(name)
             cases, _ = plan.build(p.groups, plan.Filters(), cat, impls)
             prims = sorted({pr for g in p.groups for pr in g.primitives})
-            mins = estimate(cases, p.time_per_case or 1.0, rounds, isolated) / 60
-            t.add_row(
-                name, f"{p.description}\n[{', '.join(prims)}]", str(len(cases)), f"{mins:.1f} min"
-            )
+            sets = max(1, len(p.cpu_features))  # each feature set: every case again, at most
+            mins = sets * estimate(cases, p.time_per_case or 1.0, rounds, isolated) / 60
+            count = f"≤ {sets * len(cases)}" if sets > 1 else str(len(cases))
+            t.add_row(name, f"{p.description}\n[{', '.join(prims)}]", count, f"{mins:.1f} min")
         console.print(t)
 
     return _text(draw)

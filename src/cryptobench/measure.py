@@ -33,9 +33,9 @@ def noop_cases(cases: list[Case]) -> list[Case]:
     """One noop case per runtime that has fast cases: its loop and call overhead."""
     seen, out = set(), []
     for c in cases:
-        if not c.prim.is_slow and c.impl.runtime_id not in seen:
-            seen.add(c.impl.runtime_id)
-            out.append(Case(c.impl, NOOP, "digest", NOOP_SIZE, {}))
+        if not c.prim.is_slow and c.runtime_key not in seen:
+            seen.add(c.runtime_key)
+            out.append(Case(c.impl, NOOP, "digest", NOOP_SIZE, {}, c.cpu_off))
     return out
 
 

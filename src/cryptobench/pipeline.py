@@ -3,13 +3,14 @@ renders. Each step is one module (plan, session, measure, rounds, store, results
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Console
 
-from . import catalog, machine, plan, results, sampling, vectors
+from . import catalog, cpu_features, machine, parallel, plan, results, sampling, vectors
 from .errors import UsageError
 from .lock import RunLock
 from .measure import Prepared, noop_cases, prepare
@@ -36,6 +37,9 @@ class RunRequest:
     wait: bool = False
     pin: bool = False
     only: set | None = None  # case keys: measure just these of the plan (advise's missing cases)
+    cpu_features: list[tuple[str, ...]] = field(default_factory=lambda: [()])  # feature sets
+    parallel: list[int] = field(default_factory=list)  # --parallel: the CPUs, one per process
+    threads: list[int] = field(default_factory=list)  # --threads: the CPUs of the one process
 
 
 @dataclass
@@ -51,35 +55,139 @@ def run(req: RunRequest, console: Console) -> Outcome:
     cat = catalog.load()
     store = Store(req.db)
     live, skipped = open_runtimes(req.filters.runtimes, req.filters.impls)
+    sets = switched_sets(live, req.cpu_features)
     try:
         cases, not_offered, chosen = _plan(req, cat, live, skipped, console)
+        cases, not_offered = _for_sets(cases, not_offered, sets)
+        if not cases:
+            raise UsageError("nothing to run: no implementation can switch off what was asked")
         policy = _policy(req, chosen)
         with RunLock(wait=req.wait):
             run_doc = _start(req, chosen, policy, live, skipped, store)
             _announce(console, run_doc, cases, policy, req, live, store)
             interrupted = _verify_and_measure(
-                cat, live, store, run_doc, policy, req, cases, not_offered, console
+                cat, sets, store, run_doc, policy, req, cases, not_offered, console
             )
     finally:
-        for rt in live:
-            rt.stop()
+        for rts in sets.values():
+            for rt in rts:
+                rt.stop()
     run_doc, stored = store.load(run_doc["id"])
     return Outcome(run_doc, stored, sum(r["status"] == "failed" for r in stored), interrupted)
 
 
-def _verify_and_measure(cat, live, store, run_doc, policy, req, cases, not_offered, console):
+def switched_sets(live: list[Runtime], wanted) -> dict[tuple, list[Runtime]]:
+    """{features off: runtimes}: the live runtimes for the default paths, a fresh copy of
+    each (its own processes, its own hello) for every other feature set."""
+    return {off: live if not off else [rt.switched(off) for rt in live] for off in wanted}
+
+
+def _for_sets(cases, not_offered, sets):
+    """Every case once per feature set, with the implementation the switched runtime
+    declared (its own code path); one that cannot switch a feature off is not offered."""
+    out, refused = [], []
+    for off, rts in sets.items():
+        if not off:
+            out += cases
+            refused += not_offered
+            continue
+        by_id = {rt.id: rt for rt in rts}
+        for case in cases:
+            rt = by_id[case.impl.runtime_id]
+            cannot = rt.cannot(case.impl.library)
+            switched = dataclasses.replace(case, cpu_off=off)
+            if cannot:
+                names = ", ".join(cpu_features.NAMES[f] for f in cannot)
+                refused.append((switched, f"not offered: cannot switch off {names}"))
+            elif () in sets and rt.never_uses(case.impl.library):
+                why = "skipped: its code never takes these paths (its default row is the figure)"
+                refused.append((switched, why))
+            else:
+                out.append(switched)
+        refused += [(dataclasses.replace(c, cpu_off=off), why) for c, why in not_offered]
+    return out, refused
+
+
+def _parallel(ctx, prepared, seq: int, cpus: list[int], threads: bool) -> int:
+    """--parallel / --threads: every measured case again, in N processes (or N threads of one
+    process) at once (parallel.py). Returns the next row number."""
+    req, by_key, store, run_doc, policy, rounds, console = ctx
+    singles = {p.seq: rounds.result_of(p) for p in prepared}
+    mark = f"{len(cpus)} threads" if threads else f"×{len(cpus)}"
+
+    def show(p, row):
+        par = row.get("parallel") or {}
+        text = (
+            f"{par['aggregate_ops_per_s']:.4g} ops/s in all, efficiency {par['efficiency']:.0%}"
+            if row["status"] == "ok" and par.get("efficiency")
+            else row.get("error") or row["status"]
+        )
+        console.print(
+            f"[{mark}] {p.case.impl.id} {p.case.prim.id} {p.case.operation} {p.case.size}: {text}",
+            markup=False,
+        )
+
+    par = parallel.Parallel(
+        by_key,
+        store,
+        run_doc,
+        cpus,
+        req.rounds,
+        policy.budget_s / req.rounds,
+        policy.jit_warmup_s,
+        show,
+        threads,
+    )
+    return par.measure(prepared, singles, seq)
+
+
+def _switched_impls(sets, cases):
+    """The cases with each switched runtime's own hello (code path), once it has started."""
+    out = []
+    for case in cases:
+        if case.cpu_off:
+            rt = next(r for r in sets[case.cpu_off] if r.id == case.impl.runtime_id)
+            if not rt.implementations and not rt.failed:
+                rt.start()
+            impl = next((i for i in rt.implementations if i.id == case.impl.id), None)
+            case = dataclasses.replace(case, impl=impl) if impl else case
+        out.append(case)
+    return out
+
+
+def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offered, console):
     """Verification, then the rounds; the run is closed whatever happens. True if
     interrupted (Ctrl-C keeps every stored case)."""
     cpu0, load0 = machine.cpu_times(), os.getloadavg()[0]
     interrupted = True
     try:
-        verifier = Verifier(cat, vectors.load_all(cat), live, timeout=req.timeout)
-        prepared = _verify(verifier, cases, not_offered, run_doc, store, req, console)
+        vecs, prepared, seq = vectors.load_all(cat), [], 0
+        cases = _switched_impls(sets, cases)
+        for off, rts in sets.items():  # each feature set verified in its own processes
+            verifier = Verifier(cat, vecs, rts, timeout=req.timeout)
+            got, seq = _verify(
+                verifier,
+                [c for c in cases if c.cpu_off == off],
+                [(c, why) for c, why in not_offered if c.cpu_off == off],
+                (run_doc, store, req, console),
+                seq,
+            )
+            prepared += got
+        by_key = {rt.key: rt for rts in sets.values() for rt in rts}
         with Progress(console, len(prepared) * req.rounds) as progress:
-            rounds = Rounds({rt.id: rt for rt in live}, verifier, store, run_doc, policy)
+            rounds = Rounds(by_key, verifier, store, run_doc, policy)
             rounds.rounds, rounds.pin = req.rounds, run_doc["settings"]["pin"]
             rounds.on_step = progress.update
             rounds.measure(prepared)
+        for cpus, threads in ((req.parallel, False), (req.threads, True)):
+            if cpus:
+                seq = _parallel(
+                    (req, by_key, store, run_doc, policy, rounds, console),
+                    prepared,
+                    seq,
+                    cpus,
+                    threads,
+                )
         interrupted = False
     except KeyboardInterrupt:
         pass
@@ -121,6 +229,9 @@ def _policy(req: RunRequest, chosen: plan.Preset | None) -> sampling.Policy:
 def _start(req, chosen, policy, live, skipped, store: Store) -> dict:
     pin = machine.pin_plan() if req.pin else None
     settings = {
+        "parallel": req.parallel or None,
+        "threads": req.threads or None,
+        "cpu_features": [cpu_features.label(off) for off in req.cpu_features],
         "precision": policy.precision,
         "time_per_case": policy.budget_s,
         "rounds": req.rounds,
@@ -152,9 +263,10 @@ def _announce(console, run_doc, cases, policy, req, live, store) -> None:
         console.print("--pin: fewer than 2 CPUs here, nothing pinned", markup=False)
 
 
-def _verify(verifier, cases, not_offered, run_doc, store, req, console) -> list[Prepared]:
-    """Verify every case before any is timed; refusals and failures are stored at once."""
-    seq = 0
+def _verify(verifier, cases, not_offered, ctx, seq: int) -> tuple[list[Prepared], int]:
+    """Verify every case before any is timed; refusals and failures are stored at once.
+    Returns the verified cases and the next row number."""
+    run_doc, store, req, console = ctx
     for case, reason in not_offered:
         store.put_case(run_doc["id"], seq, results.skipped(case, reason))
         seq += 1
@@ -165,10 +277,11 @@ def _verify(verifier, cases, not_offered, run_doc, store, req, console) -> list[
             prepared.append(got)
         else:
             store.put_case(run_doc["id"], seq, got)
+            off = cpu_features.label(case.cpu_off)
             console.print(
-                f"{case.impl.id} {case.prim.id} {case.operation} {case.size}: "
-                f"FAILED {got['error']}",
+                f"{case.impl.id}{f' [{off}]' if off else ''} {case.prim.id} {case.operation} "
+                f"{case.size}: FAILED {got['error']}",
                 markup=False,
             )
         seq += 1
-    return prepared
+    return prepared, seq

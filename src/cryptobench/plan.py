@@ -8,6 +8,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import cpu_features
 from .catalog import KEYED_OPERATIONS, OPERATIONS, Catalog, Primitive
 from .errors import DataError, UsageError
 from .paths import project_root
@@ -32,6 +33,7 @@ class Preset:
     groups: list[Group]
     time_per_case: float | None = None
     precision: float | None = None
+    cpu_features: list[tuple[str, ...]] = field(default_factory=list)  # feature sets to run
 
 
 def preset_dir() -> Path:
@@ -58,10 +60,16 @@ def load_preset(name: str) -> Preset:
             )
             for g in raw.get("group", [])
         ]
-    except (tomllib.TOMLDecodeError, KeyError, TypeError) as exc:
+        sets = [cpu_features.parse(s) for s in raw.get("cpu_features", [])]
+    except (tomllib.TOMLDecodeError, KeyError, TypeError, UsageError) as exc:
         raise DataError(f"preset {path.name} is invalid: {exc}") from None
     return Preset(
-        name, raw.get("description", ""), groups, raw.get("time_per_case"), raw.get("precision")
+        name,
+        raw.get("description", ""),
+        groups,
+        raw.get("time_per_case"),
+        raw.get("precision"),
+        sets,
     )
 
 
@@ -72,6 +80,7 @@ class Case:
     operation: str
     size: int
     params: dict  # resolved: every parameter, sent to the runner
+    cpu_off: tuple[str, ...] = ()  # --cpu-features: switched off in its runner process
 
     @property
     def key(self) -> tuple:
@@ -81,7 +90,12 @@ class Case:
             self.operation,
             self.size,
             json.dumps(self.params, sort_keys=True),
+            *self.cpu_off,
         )
+
+    @property
+    def runtime_key(self) -> str:
+        return cpu_features.runtime_key(self.impl.runtime_id, self.cpu_off)
 
 
 @dataclass

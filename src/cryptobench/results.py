@@ -86,6 +86,7 @@ def base(case: Case) -> dict:
         "params": case.params,
         "security_status": prim.status,
         "code_path": impl.code_path,
+        "cpu_features_off": list(case.cpu_off),
         "status": "skipped",
         "error": None,
         "verified": False,
@@ -241,3 +242,61 @@ def as_noop(res: dict, runtime_id: str) -> dict:
         cycles_per_byte=None,
     )
     return res
+
+
+def _parallel_base(case: Case, workers: int, kind: str) -> dict:
+    """A case run in ``workers`` processes (or threads) at once: its own row, told apart from
+    the single-worker one by ``params[kind]`` (docs/results.md)."""
+    row = base(case)
+    row["params"] = {**case.params, kind: workers}
+    return row
+
+
+def parallel_skipped(case: Case, workers: int, reason: str, kind: str = "threads") -> dict:
+    return {**_parallel_base(case, workers, kind), "status": "skipped", "error": reason}
+
+
+def parallel_failed(case: Case, workers: int, reason: str, kind: str = "processes") -> dict:
+    return {**_parallel_base(case, workers, kind), "status": "failed", "error": reason}
+
+
+def parallel_measured(
+    case: Case,
+    sc: stats.Scaling,
+    detail: dict,
+    flags: list[str],
+    verification: str,
+    tsc_hz,
+    kind: str = "processes",
+) -> dict:
+    """The per-worker figures (median, interval, MB/s: what one of them sustained while all
+    ran) and, in ``parallel``, the machine's aggregate and the scaling efficiency."""
+    med, slow = sc.per_op.median, case.prim.is_slow
+    size = case.size
+    return {
+        **_parallel_base(case, sc.workers, kind),
+        "status": "ok",
+        "verified": True,
+        "verification": verification,
+        "median_ns": med,
+        "ci_low_ns": sc.per_op.low,
+        "ci_high_ns": sc.per_op.high,
+        "precision": sc.per_op.precision,
+        "throughput_mb_s": None if slow else stats.throughput_mb_s(size, med),
+        "ops_per_s": 1e9 / med if med > 0 else None,
+        "cycles_per_byte": None if slow else stats.cycles_per_byte(size, med, tsc_hz),
+        "n_samples": sum(len(w) for r in detail["samples"] for w in r),
+        "samples": [],
+        "flags": flags,
+        "parallel": {
+            "kind": kind,
+            "workers": sc.workers,
+            "per_worker_median_ns": list(sc.per_worker_ns),
+            "aggregate_ops_per_s": sc.aggregate_ops_per_s,
+            "aggregate_ops_per_s_range": [sc.aggregate_low, sc.aggregate_high],
+            "aggregate_mb_s": None if slow or size <= 0 else sc.aggregate_ops_per_s * size / 1e6,
+            "single_ops_per_s": sc.single_ops_per_s,
+            "efficiency": sc.efficiency,
+            **detail,
+        },
+    }

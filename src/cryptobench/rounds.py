@@ -26,7 +26,8 @@ START_S = 0.5  # a fresh runner process, roughly (JVM and Node included)
 
 
 def group_key(case: Case) -> tuple:
-    return (case.impl.id, case.prim.id, case.operation, json.dumps(case.params, sort_keys=True))
+    params = json.dumps(case.params, sort_keys=True)
+    return (case.impl.id, case.prim.id, case.operation, params, case.cpu_off)
 
 
 def order(prepared: list[Prepared], seed: int, round_no: int) -> list[list[Prepared]]:
@@ -61,7 +62,7 @@ class _State:
 
 @dataclass
 class Rounds:
-    runtimes: dict[str, Runtime]
+    runtimes: dict[str, Runtime]  # by Runtime.key (the id, and the features switched off)
     verifier: Verifier
     store: Store
     run: dict
@@ -85,12 +86,16 @@ class Rounds:
             self.run["probes"].append({"round": r, **probe.measure(cpu)})
             self.store.update_run(self.run)
             for group in order(prepared, self.run["seed"], r):
-                rt = self.runtimes[group[0].case.impl.runtime_id]
+                rt = self.runtimes[group[0].case.runtime_key]
                 if rt.isolate:
                     rt.stop()
                 for p in group:
                     self._one(rt, p, r, round_policy)
         self._flag_sizes(prepared)
+
+    def result_of(self, p: Prepared) -> dict:
+        """A case's row after the rounds so far."""
+        return self._result(p, self._state[p.seq])
 
     def _one(self, rt: Runtime, p: Prepared, r: int, policy: sampling.Policy) -> None:
         st = self._state[p.seq]

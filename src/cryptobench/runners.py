@@ -12,6 +12,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import cpu_features
 from .paths import runners_dir
 
 RUNTIME_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -29,6 +30,7 @@ class RuntimeSpec:
     env: dict = field(default_factory=dict)
     startup_timeout: float = 30.0
     isolate: bool = False  # a fresh process for every group of cases (JIT runtimes)
+    cpu_features: dict = field(default_factory=dict)  # runner.toml [cpu_features]
     skipped: str | None = None  # the one-line reason, when it cannot run
 
 
@@ -57,6 +59,10 @@ def _validate(raw: dict) -> None:
     setup = raw.get("setup", {})
     for key in ("apt", "build", "check"):
         _strings(setup.get(key, []), f"setup.{key}")
+    try:
+        cpu_features.validate(raw.get("cpu_features", {}))
+    except cpu_features.TableError as exc:
+        raise RunnerTomlError(str(exc)) from None
     for var in raw.get("variants", []):
         if not isinstance(var.get("name"), str):
             raise RunnerTomlError("every [[variants]] needs a name")
@@ -104,6 +110,7 @@ def _spec(raw: dict, folder: Path, variant: dict | None, name: str | None) -> Ru
         env={**raw["run"].get("env", {}), **source.get("env", {})},
         startup_timeout=float(raw.get("startup_timeout", 30)),
         isolate=bool(raw["run"].get("isolate", False)),
+        cpu_features=raw.get("cpu_features", {}),
     )
     requires = subst(source.get("requires", raw.get("requires", [])))
     artifacts = subst(source.get("artifacts", raw["run"].get("artifacts", [])))

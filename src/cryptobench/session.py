@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from dataclasses import dataclass, field
 
+from . import cpu_features
 from .errors import UsageError
 from .plan import runtime_matches
 from .protocol import Implementation, RemoteError, RunnerFailure, RunnerProcess, parse_hello
@@ -23,7 +24,8 @@ class Runtime:
     failed: str | None = None  # set when it cannot be (re)started
     restarts: int = 0  # after failures; a fresh process for a round or group is not one
     process: RunnerProcess | None = None
-    cpu: int | None = None  # --pin: the CPU its processes run on
+    cpu: int | str | None = None  # --pin: the CPU its processes run on ("0,1": CPUs)
+    features_off: tuple[str, ...] = ()  # --cpu-features: switched off in its processes
 
     @property
     def id(self) -> str:
@@ -31,10 +33,12 @@ class Runtime:
 
     def start(self) -> None:
         """Start the runner and read its hello; failures are recorded, not raised."""
-        argv = self.spec.command
+        argv, env = cpu_features.apply(
+            self.spec.command, self.spec.env, self.spec.cpu_features, self.features_off
+        )
         if self.cpu is not None and shutil.which("taskset"):
             argv = ["taskset", "-c", str(self.cpu), *argv]  # every thread, from the first
-        proc = RunnerProcess(argv, str(self.spec.folder), self.spec.env, self.id)
+        proc = RunnerProcess(argv, str(self.spec.folder), env, self.id)
         known = bool(self.implementations)  # a fresh process of a runtime already described
         try:
             hello = proc.start(self.spec.startup_timeout, **({"brief": True} if known else {}))
@@ -67,6 +71,24 @@ class Runtime:
 
     def request(self, op: str, timeout: float, **fields) -> dict:
         return self.ensure().request(op, timeout=timeout, **fields)
+
+    @property
+    def key(self) -> str:
+        """Its id, with the features switched off: ``c`` and ``c[-sha]`` are two runtimes."""
+        return cpu_features.runtime_key(self.id, self.features_off)
+
+    def switched(self, off: tuple[str, ...]) -> Runtime:
+        """The same runtime with ``off`` switched off (a new, unstarted process)."""
+        return Runtime(self.spec, features_off=tuple(off))
+
+    def cannot(self, library: str) -> list[str]:
+        """Features of ``features_off`` this library cannot switch off."""
+        return cpu_features.cannot(self.spec.cpu_features, library, self.features_off)
+
+    def never_uses(self, library: str) -> bool:
+        """True when every feature switched off is one this library's code never uses."""
+        how = cpu_features.support(self.spec.cpu_features, library)
+        return all(how.get(f) == "unused" for f in self.features_off)
 
     @property
     def isolate(self) -> bool:

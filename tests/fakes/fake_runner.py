@@ -51,6 +51,7 @@ def answer(req):
                     "version": "1",
                     "backend": {"name": "fake", "version": "1"},
                     "primitives": {"sha256": {"operations": ["digest"]}},
+                    "code_path": "OPENSSL_ia32cap=" + os.environ.get("OPENSSL_ia32cap", ""),  # noqa: SIM112
                 }
             ],
         }

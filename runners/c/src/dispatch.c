@@ -4,6 +4,7 @@
 #include "hello.h"
 #include "protocol.h"
 #include "request.h"
+#include "threads.h"
 #include "timing.h"
 
 #include <stdio.h>
@@ -44,6 +45,15 @@ static int run_call(json_t *req, int bench, call_t *c, json_t **result)
 	*result = json_pack("{s:o}", "output", output_json(c));
 	if (!bench)
 		return RC_OK;
+	if (json_object_get(req, "threads") != NULL &&
+	    !json_is_null(json_object_get(req, "threads"))) {
+		long n;
+
+		if (!positive(json_object_get(req, "threads"), &n) || n > MAX_THREADS)
+			return fail(c, RC_BAD_REQUEST, "threads must be an integer in 1..256");
+		if (n > 1)
+			return bench_threads(req, n, iterations, batches, c, *result);
+	}
 	samples = json_array();
 	json_object_set_new(*result, "samples", samples);
 	for (long b = 0; b < batches; b++) {

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from cbrunner.hello import hello
 from cbrunner.protocol import AuthFailed, Fail, hex_input
 from cbrunner.registry import Aead, Derive, Digest, Library, Mac, PasswordHash, Stream
+from cbrunner.threads import bench_threads
 from cbrunner.timing import time_batches
 
 
@@ -148,4 +149,7 @@ class Dispatcher:
             or batches < 1
         ):
             raise Fail("bad_request", "iterations and batches must be positive integers")
+        if req.get("threads", 1) != 1:
+            got = bench_threads(self._calls, req, req["threads"], iterations, batches)
+            return {"output": output, **got}
         return {"output": output, "samples": time_batches(timed, iterations, batches)}

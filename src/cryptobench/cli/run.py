@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import shlex
 import sys
@@ -9,7 +10,8 @@ from pathlib import Path
 
 import click
 
-from .. import pipeline, plan, results
+from .. import cpu_features, parallel, pipeline, plan, results
+from ..errors import UsageError
 from ..paths import default_db
 from .common import DB_HELP, FORMATS, err, guarded, output
 
@@ -31,6 +33,28 @@ from .common import DB_HELP, FORMATS, err, guarded, output
     default=3,
     show_default=True,
     help="independent rounds per case, each in fresh processes",
+)
+@click.option(
+    "--cpu-features",
+    "cpu_features",
+    multiple=True,
+    metavar="LIST",
+    help="switch CPU features off: -sha,-aes,-pclmul,-avx512,-avx2,-crc32 or baseline (all); "
+    "repeat to compare sets (default = the default paths)",
+)
+@click.option(
+    "--parallel",
+    default=None,
+    metavar="N|all",
+    help="also run every case in N processes at once, each pinned to its own CPU "
+    "(all = every CPU): aggregate throughput and scaling efficiency",
+)
+@click.option(
+    "--threads",
+    default=None,
+    metavar="N|all",
+    help="also run every case in N threads of one runner process (Python's GIL, a "
+    "library's lock), where the runner offers threads",
 )
 @click.option("--pin", is_flag=True, help="runners on one CPU, the orchestrator on another")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table")
@@ -66,6 +90,14 @@ def run(fmt, output_path, show_precision, **opts):
         wait=opts["wait"],
         pin=opts["pin"],
     )
+    if opts["parallel"] is not None:
+        req.parallel = _cpus(opts["parallel"])
+    if opts["threads"] is not None:
+        req.threads = _cpus(opts["threads"])
+    if opts["cpu_features"]:
+        req.cpu_features = list(dict.fromkeys(cpu_features.parse(s) for s in opts["cpu_features"]))
+    elif req.preset and plan.load_preset(req.preset).cpu_features:
+        req.cpu_features = list(dict.fromkeys(plan.load_preset(req.preset).cpu_features))
     done = pipeline.run(req, err)
     output(results.document(done.run, done.results), fmt, output_path, show_precision)
     if done.interrupted:
@@ -75,3 +107,11 @@ def run(fmt, output_path, show_precision, **opts):
         )
         sys.exit(130)
     sys.exit(1 if done.failures else 0)
+
+
+def _cpus(value: str) -> list[int]:
+    """--parallel N|all → the CPUs, one per process (exit 2 with what is valid)."""
+    usable = len(os.sched_getaffinity(0))
+    if value != "all" and not (value.isdigit() and 1 <= int(value) <= usable):
+        raise UsageError(f"--parallel {value!r}: valid: all, or 1..{usable} (usable CPUs here)")
+    return parallel.cpus_for(value)

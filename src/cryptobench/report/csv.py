@@ -27,6 +27,7 @@ COLUMNS = (
     "n_samples",
     "warmup_ns",
     "security_status",
+    "cpu_features_off",
 )
 
 
@@ -34,6 +35,8 @@ def safe(value) -> str:
     """OWASP CSV injection: a leading = + - @ tab or CR gets a quote prefix."""
     if value is None:
         return ""
+    if isinstance(value, list):
+        value = " ".join(map(str, value))
     if isinstance(value, dict):
         value = json.dumps(value, sort_keys=True)
     text = str(value)

@@ -87,7 +87,7 @@ def results_table(table_id: str, rows: list[tuple[Run, dict]], many_runs: bool) 
     for run, r in rows:
         cells = [td(run.label)] if many_runs else []
         cells += [
-            td(r.get("implementation", "")),
+            td(layout.impl_label(r) if r.get("implementation") else ""),
             td(r.get("library_version", "")),
             td(r.get("backend", "")),
             td(r.get("primitive", "")),

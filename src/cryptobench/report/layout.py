@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from .. import probe, stats
+from .. import cpu_features, probe, stats
 from ..catalog import FAMILIES
 from ..catalog import SLOW_FAMILIES as SLOW
 
@@ -31,6 +31,94 @@ class Table:
     notes: list[str] = field(default_factory=list)  # footnotes shown under the table
 
 
+def impl_label(r: dict) -> str:
+    """The implementation, with the CPU features that were off: ``c/openssl [-sha]``."""
+    off = cpu_features.label(r.get("cpu_features_off") or ())
+    return f"{r['implementation']} [{off}]" if off else r["implementation"]
+
+
+@dataclass
+class Speedup:
+    """What switched-off features cost one case: default over switched, from their rounds."""
+
+    implementation: str
+    case: str  # primitive, operation, params
+    size: int
+    features: str  # the relevant features that were off, by name
+    diff: stats.Diff  # ratio = switched / default time: the default path's speed-up
+
+
+def _estimate(r: dict) -> stats.RoundsCI:
+    rounds = r.get("rounds") or [r]
+    return stats.rounds_ci(
+        [x["median_ns"] for x in rounds],
+        [x["ci_low_ns"] for x in rounds],
+        [x["ci_high_ns"] for x in rounds],
+    )
+
+
+def speedups(results: list[dict]) -> list[Speedup]:
+    """Every measured case that also ran with CPU features off, against its default run
+    (stats.rounds_diff: the ratio's interval comes from both cases' rounds)."""
+    base, out = {}, []
+    for r in results:
+        if r["status"] == "ok" and r.get("family") != "noop" and not r.get("cpu_features_off"):
+            base[_speedup_key(r)] = r
+    for r in results:
+        off = r.get("cpu_features_off") or []
+        d = base.get(_speedup_key(r))
+        if not off or r["status"] != "ok" or d is None or r.get("family") == "noop":
+            continue
+        label = params_label(r.get("params") or {})
+        out.append(
+            Speedup(
+                r["implementation"],
+                f"{r['primitive']} {r['operation']}" + (f" {label}" if label else ""),
+                r["size"],
+                cpu_features.relevant_names(r["primitive"], off),
+                stats.rounds_diff(_estimate(d), _estimate(r)),
+            )
+        )
+    return sorted(out, key=lambda s: (s.case, s.size, s.implementation, s.features))
+
+
+def _speedup_key(r: dict) -> tuple:
+    """A case regardless of the CPU features that were off: default and switched pair up."""
+    params = json.dumps(r.get("params") or {}, sort_keys=True)
+    return (r["implementation"], r["primitive"], r["operation"], r["size"], params)
+
+
+def speedup_text(s: Speedup) -> str:
+    """``SHA-NI ×3.40 (3.1–3.7)``: how much faster the default path is."""
+    d = s.diff
+    if d.low == d.high:
+        return f"{s.features} ×{d.ratio:.2f} (one round: no interval)"
+    return f"{s.features} ×{d.ratio:.2f} ({d.low:.2f}–{d.high:.2f})"
+
+
+def scaling_rows(results: list[dict]) -> list[tuple[str, str, str, str, str, str]]:
+    """(case, implementation, workers, per worker, aggregate, efficiency) of every case run
+    in N processes or threads at once: what the whole machine sustains."""
+    out = []
+    for r in results:
+        par = r.get("parallel")
+        if r["status"] != "ok" or not par:
+            continue
+        slow = r.get("family") in SLOW
+        params = {k: v for k, v in (r.get("params") or {}).items() if k != par["kind"]}
+        label = params_label(params)
+        case = f"{r['primitive']} {r['operation']} {r['size']} B" + (f" {label}" if label else "")
+        if slow or not par.get("aggregate_mb_s"):
+            each = f"{r['median_ns'] / 1e6:.2f} ms" if slow else f"{r['ops_per_s']:.4g} ops/s"
+            total = f"{par['aggregate_ops_per_s']:.4g} ops/s"
+        else:
+            each = f"{r['throughput_mb_s']:.1f} MB/s"
+            total = f"{par['aggregate_mb_s']:.1f} MB/s"
+        eff = "" if par.get("efficiency") is None else f"{par['efficiency']:.0%}"
+        out.append((case, impl_label(r), f"{par['workers']} {par['kind']}", each, total, eff))
+    return sorted(out)
+
+
 def params_label(params: dict) -> str:
     shown = {k: v for k, v in params.items() if k != "fresh_context" and v not in (None, "")}
     text = " ".join(f"{k}={v}" for k, v in sorted(shown.items()))
@@ -47,7 +135,8 @@ def _case_key(r: dict, drop_fresh: bool = False) -> tuple:
     params = dict(r.get("params") or {})
     if drop_fresh:
         params.pop("fresh_context", None)
-    return (r["implementation"], r["primitive"], r["operation"], r["size"], _pj(params))
+    off = tuple(r.get("cpu_features_off") or ())
+    return (r["implementation"], r["primitive"], r["operation"], r["size"], _pj(params), off)
 
 
 def _pj(params: dict) -> str:
@@ -115,11 +204,12 @@ def _rows(rs: list[dict], group_by: str) -> tuple[str, dict[str, dict]]:
         return "runtime (fastest library)", rows
     for r in rs:
         if group_by == "primitive":
-            label = _row_label(r, r["implementation"])
+            label = _row_label(r, impl_label(r))
         elif group_by == "runtime":
-            label = _row_label(r, f"{r['primitive']}  {r['library']}")
+            off = impl_label(r).removeprefix(r["implementation"])
+            label = _row_label(r, f"{r['primitive']}  {r['library']}{off}")
         else:
-            label = _row_label(r, f"{r['primitive']}  {r['implementation']}")
+            label = _row_label(r, f"{r['primitive']}  {impl_label(r)}")
         rows.setdefault(label, {})[r["size"]] = r
     head = {"primitive": "implementation", "runtime": "primitive  library"}
     return head.get(group_by, "primitive  implementation"), rows
@@ -192,7 +282,7 @@ def cell(r: dict | None, unit: str, show_precision: bool = False) -> str:
 
 def noop_rows(results: list[dict]) -> list[tuple[str, float]]:
     return [
-        (r["runtime"], r["median_ns"])
+        (cpu_features.runtime_key(r["runtime"], r.get("cpu_features_off") or ()), r["median_ns"])
         for r in results
         if r.get("family") == "noop" and r["status"] == "ok"
     ]
@@ -202,7 +292,7 @@ def problems(results: list[dict]) -> list[tuple[str, str]]:
     """(case, reason) of failures, shown under the tables."""
     return [
         (
-            f"{r['implementation']} {r['primitive']} {r['operation']} {r['size']}",
+            f"{impl_label(r)} {r['primitive']} {r['operation']} {r['size']}",
             r.get("error") or "",
         )
         for r in results
@@ -218,7 +308,7 @@ def fits(results: list[dict]) -> list[tuple[str, stats.Fit]]:
         if r["status"] == "ok" and r.get("family") not in SLOW and r.get("family") != "noop":
             label = f"{r['primitive']} {r['operation']}"
             extra = params_label(r.get("params") or {})
-            key = (f"{label}{' ' + extra if extra else ''}  {r['implementation']}",)
+            key = (f"{label}{' ' + extra if extra else ''}  {impl_label(r)}",)
             series.setdefault(key, []).append(r)
     out = []
     for (label,), rs in sorted(series.items()):

@@ -78,6 +78,30 @@ def render(doc: dict, show_precision: bool = False, group_by: str = "family", **
             for label, f in fitted
         ]
         lines.append("")
+    ups = layout.speedups(doc["results"])
+    if ups:
+        lines += [
+            "### What the hardware buys (default path's speed-up, 95% interval)",
+            "",
+            "| case | size | implementation | speed-up |",
+            "|---|---:|---|---|",
+        ]
+        lines += [
+            f"| {esc(s.case)} | {s.size} B | {esc(s.implementation)} | "
+            f"{esc(layout.speedup_text(s))} |"
+            for s in ups
+        ]
+        lines.append("")
+    scaled = layout.scaling_rows(doc["results"])
+    if scaled:
+        lines += [
+            "### All cores: N workers at once",
+            "",
+            "| case | implementation | workers | per worker | aggregate | efficiency |",
+            "|---|---|---:|---:|---:|---:|",
+        ]
+        lines += ["| " + " | ".join(esc(c) for c in row) + " |" for row in scaled]
+        lines.append("")
     noop = layout.noop_rows(doc["results"])
     if noop:
         lines.append(

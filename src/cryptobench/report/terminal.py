@@ -105,6 +105,30 @@ def render(
                 f"{fit.asymptotic_mb_s:.0f}",
             )
         console.print(table)
+    ups = layout.speedups(results)
+    if ups:
+        table = RichTable(
+            title="what the hardware buys: default path's speed-up over the features switched "
+            "off (95% interval)",
+            title_justify="left",
+        )
+        for col in ("case", "size", "implementation", "speed-up"):
+            table.add_column(col, justify="right" if col == "size" else "left")
+        for s in ups:
+            table.add_row(s.case, f"{s.size} B", s.implementation, layout.speedup_text(s))
+        console.print(table)
+    scaled = layout.scaling_rows(results)
+    if scaled:
+        table = RichTable(
+            title="all cores: N workers at once (per worker: median; efficiency = aggregate / "
+            "(N × one worker alone))",
+            title_justify="left",
+        )
+        for col in ("case", "implementation", "workers", "per worker", "aggregate", "efficiency"):
+            table.add_column(col, justify="left" if col in ("case", "implementation") else "right")
+        for row in scaled:
+            table.add_row(*row)
+        console.print(table)
     noop = layout.noop_rows(results)
     if noop:
         console.print(

@@ -8,6 +8,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CyclicBarrier;
 
 /**
  * The timing loop: one untimed call, then batches timed with System.nanoTime.
@@ -76,6 +77,30 @@ final class Bench {
       samples.add(sample);
     }
     return first;
+  }
+
+  /**
+   * One thread of a threaded bench: waits at the barrier, then times its batches (no compile
+   * counts: the JIT log is the process's, not a thread's).
+   */
+  static JsonArray runThread(Op op, int iterations, int batches, CyclicBarrier barrier)
+      throws Exception {
+    barrier.await();
+    JsonArray samples = new JsonArray();
+    int acc = 0;
+    for (int b = 0; b < batches; b++) {
+      long start = System.nanoTime();
+      acc += batch(op, iterations);
+      long ns = System.nanoTime() - start;
+      JsonObject sample = new JsonObject();
+      sample.addProperty("iterations", iterations);
+      sample.addProperty("ns", ns);
+      samples.add(sample);
+    }
+    synchronized (Bench.class) {
+      sink += acc;
+    }
+    return samples;
   }
 
   /** A small method of its own, so the JIT compiles it whole rather than only by OSR. */

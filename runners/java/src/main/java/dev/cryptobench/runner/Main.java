@@ -66,7 +66,10 @@ public final class Main {
     Op op = resolve(request).prepare(request.primitive(), request.inputs());
     JsonObject result = new JsonObject();
     byte[] output;
-    if (bench) {
+    int threads = bench ? request.count("threads", 1) : 1;
+    if (threads > 1) {
+      output = Threads.bench(resolve(request), request, op, threads, result);
+    } else if (bench) {
       JsonArray samples = new JsonArray();
       output = Bench.run(op, request.count("iterations"), request.count("batches"), samples);
       result.add("samples", samples);

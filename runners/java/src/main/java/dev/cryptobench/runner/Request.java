@@ -111,6 +111,12 @@ final class Request {
     throw RunnerException.badRequest(name + " must be a positive integer");
   }
 
+  /** An optional positive integer field (threads): ``absent`` when it is not there. */
+  int count(String name, int absent) throws RunnerException {
+    JsonElement value = json.get(name);
+    return value == null || value.isJsonNull() ? absent : count(name);
+  }
+
   private String string(String name, boolean required) throws RunnerException {
     JsonElement value = json.get(name);
     if (value == null || value.isJsonNull()) {
