@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from . import results, sampling
 from .catalog import NOOP, NOOP_SIZE
 from .inputs import case_inputs
+from .msggen import Generated, reference
 from .plan import Case
 from .protocol import RemoteError, RunnerFailure, check_samples
 from .session import Runtime
@@ -53,7 +54,15 @@ def prepare(verifier: Verifier, case: Case, seq: int, seed: int) -> Prepared | d
         return results.failed(case, f"runner {exc.kind}: {exc}")
     if not check.ok:
         return results.failed(case, f"verification failed: {check.detail}", check.detail)
-    return Prepared(seq, case, bench_inputs, expected, check.detail)
+    detail = check.detail
+    msg = bench_inputs.get("msg")
+    ref = reference(case.prim.id, msg, case.params) if isinstance(msg, Generated) else None
+    if ref is not None:
+        if ref[0] != expected:
+            why = f"differs from {ref[1]} over the same generated message"
+            return results.failed(case, f"verification failed: {why}", why)
+        detail = f"{detail}; matches {ref[1]}"
+    return Prepared(seq, case, bench_inputs, expected, detail)
 
 
 def _bench(rt: Runtime, p: Prepared, outputs: list) -> sampling.Bench:
