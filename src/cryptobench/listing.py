@@ -69,7 +69,7 @@ def render_presets(cat: Catalog, live: list[Runtime], rounds: int = 3) -> str:
         for col in ("preset", "what it runs", "cases", "about"):
             t.add_column(col, overflow="fold")
         for name in plan.preset_names():
-            p = plan.load_preset(name)
+            p = plan.load_preset(name, cat)
             cases, _ = plan.build(p.groups, plan.Filters(), cat, impls)
             prims = sorted({pr for g in p.groups for pr in g.primitives})
             mins = estimate(cases, p.time_per_case or 1.0, rounds, isolated) / 60

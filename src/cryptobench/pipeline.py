@@ -91,7 +91,8 @@ def _verify_and_measure(cat, live, store, run_doc, policy, req, cases, not_offer
 
 def _plan(req: RunRequest, cat, live: list[Runtime], skipped, console: Console):
     f = req.filters
-    chosen = plan.load_preset(req.preset or "default") if req.preset or not f.primitives else None
+    wanted = req.preset or not f.primitives
+    chosen = plan.load_preset(req.preset or "default", cat) if wanted else None
     impls = [i for rt in live for i in rt.implementations]
     plan.validate_filters(
         f, cat, [rt.id for rt in live] + [s for s, _ in skipped], [i.id for i in impls]
