@@ -48,6 +48,8 @@ class Outcome:
 def run(req: RunRequest, console: Console) -> Outcome:
     """Verify and measure what ``req`` asks for; every case is stored as it is measured."""
     cat = catalog.load()
+    if req.preset:
+        plan.load_preset(req.preset, cat)  # a bad preset file is refused before anything starts
     store = Store(req.db)
     live, skipped = open_runtimes(req.filters.runtimes, req.filters.impls)
     try:

@@ -33,7 +33,7 @@ def parse_size(text) -> int:
         value, unit = found.group(1), found.group(2).lower()
     n = float(value) * UNITS[unit] if "." in str(value) else int(value) * UNITS[unit]
     if n != int(n) or n < 0:
-        raise UsageError(f"invalid size {text!r}: not a whole number of bytes")
+        raise UsageError(f"invalid size {text!r}: not a whole number of bytes; {VALID}")
     return int(n)
 
 
