@@ -102,15 +102,15 @@ def verify_matrix(
                                 "primitive": pid,
                                 "operation": "*",
                                 "ok": False,
+                                "status": "failed",
                                 "detail": "not a catalog id",
                             }
                         )
                     continue
                 for op in offer.operations:
                     rows.append(_verify_one(verifier, cat, impl, pid, op))
-                    console.print(
-                        f"{'ok  ' if rows[-1]['ok'] else 'FAIL'} {impl.id} {pid} {op}", markup=False
-                    )
+                    mark = {"ok": "ok  ", "unverifiable": "n/v "}.get(rows[-1]["status"], "FAIL")
+                    console.print(f"{mark} {impl.id} {pid} {op}", markup=False)
     return rows
 
 
@@ -130,9 +130,10 @@ def _verify_one(verifier, cat, impl, pid, op) -> dict:
                 details = [f"size {size}: {res.detail}"]
                 break
             details = [res.detail]
-        return {**row, "ok": check.ok, "detail": details[-1]}
+        status = "ok" if check.ok else "unverifiable" if check.unverifiable else "failed"
+        return {**row, "ok": check.ok, "status": status, "detail": details[-1]}
     except RunnerFailure as exc:
-        return {**row, "ok": False, "detail": f"runner {exc}"}
+        return {**row, "ok": False, "status": "failed", "detail": f"runner {exc}"}
 
 
 def render_matrix(rows: list[dict], fmt: str) -> str:
@@ -148,12 +149,15 @@ def render_matrix(rows: list[dict], fmt: str) -> str:
                 r["implementation"],
                 r["primitive"],
                 r["operation"],
-                "ok" if r["ok"] else "FAILED",
+                {"ok": "ok", "unverifiable": "unverifiable"}.get(r["status"], "FAILED"),
                 r["detail"],
             )
         console.print(t)
-        failed = sum(not r["ok"] for r in rows)
-        console.print(f"{len(rows) - failed} passed, {failed} failed")
+        counts = {s: sum(r["status"] == s for r in rows) for s in ("ok", "unverifiable", "failed")}
+        console.print(
+            f"{counts['ok']} passed, {counts['unverifiable']} unverifiable "
+            f"(never timed), {counts['failed']} failed"
+        )
 
     return _text(draw)
 

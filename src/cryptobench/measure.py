@@ -52,6 +52,8 @@ def prepare(verifier: Verifier, case: Case, seq: int, seed: int) -> Prepared | d
         )
     except RunnerFailure as exc:
         return results.failed(case, f"runner {exc.kind}: {exc}")
+    if check.unverifiable:  # never timed; shown with its reason, not a failure
+        return results.skipped(case, check.detail)
     if not check.ok:
         return results.failed(case, f"verification failed: {check.detail}", check.detail)
     detail = check.detail

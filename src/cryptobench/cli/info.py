@@ -46,12 +46,16 @@ def presets():
 @click.option("--primitive", "primitives", multiple=True)
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table")
 @click.option("--all-vectors", is_flag=True, help="also run vectors marked slow")
+@click.option("--strict", is_flag=True, help="exit 1 when anything is unverifiable, too")
 @click.option(
     "--timeout", type=float, default=60.0, show_default=True, help="seconds to wait for one answer"
 )
 @guarded
-def verify(runtimes, impls, primitives, fmt, all_vectors, timeout):
-    """The verification matrix: known answers, forgeries, agreement between implementations."""
+def verify(runtimes, impls, primitives, fmt, all_vectors, strict, timeout):
+    """The verification matrix: known answers, forgeries, agreement between implementations.
+
+    Exit 1 if anything failed; "unverifiable" (no published vector and no second
+    implementation: never timed) is not a failure unless --strict."""
     cat = catalog_mod.load()
     vecs = vectors_mod.load_all(cat)
     for p in primitives:
@@ -65,7 +69,20 @@ def verify(runtimes, impls, primitives, fmt, all_vectors, timeout):
         for rt in live:
             rt.stop()
     click.echo(listing.render_matrix(rows, fmt), nl=False)
-    sys.exit(1 if any(not r["ok"] for r in rows) else 0)
+    unverifiable = [r for r in rows if r["status"] == "unverifiable"]
+    if strict and unverifiable:
+        err.print(
+            f"--strict: {len(unverifiable)} unverifiable (no published vector and no second "
+            f"implementation): {', '.join(_name(r) for r in unverifiable[:5])}"
+            + (" …" if len(unverifiable) > 5 else ""),
+            markup=False,
+        )
+    failed = any(r["status"] == "failed" for r in rows)
+    sys.exit(1 if failed or (strict and unverifiable) else 0)
+
+
+def _name(row: dict) -> str:
+    return f"{row['implementation']} {row['primitive']} {row['operation']}"
 
 
 @click.command()
