@@ -3,6 +3,7 @@
 
 #include "registry.h"
 #include "protocol.h"
+#include "msggen.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,14 @@ static int parse_inputs(call_t *c, json_t *inputs)
 
 		if (v == NULL && (needs & HEX_INPUTS[i].bit))
 			return fail(c, RC_BAD_REQUEST, "inputs.%s is required", HEX_INPUTS[i].name);
+		if (v != NULL && json_is_object(v) && HEX_INPUTS[i].bit == IN_MSG) {
+			char why[160];
+			int rc = msggen_expand(v, b, why, sizeof why);
+
+			if (rc != RC_OK)
+				return fail(c, rc, "inputs.msg: %s", why);
+			continue;
+		}
 		if (v != NULL && !json_is_string(v))
 			return fail(c, RC_BAD_REQUEST, "inputs.%s must be a hex string",
 				    HEX_INPUTS[i].name);
