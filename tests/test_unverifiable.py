@@ -1,4 +1,4 @@
-""""Unverifiable": no published vector and no second implementation. Never timed, shown with its
+""" "Unverifiable": no published vector and no second implementation. Never timed, shown with its
 reason, not a failure unless `verify --strict` (README, "Using it")."""
 
 from __future__ import annotations

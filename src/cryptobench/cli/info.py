@@ -7,12 +7,10 @@ import sys
 import click
 
 from .. import catalog as catalog_mod
-from .. import listing, plan
-from .. import vectors as vectors_mod
+from .. import plan
 from ..errors import UsageError
 from ..protocol import RemoteError, RunnerFailure
 from ..session import open_runtimes
-from ..verify import Verifier
 from .common import err, guarded, print_skips
 
 
@@ -21,6 +19,8 @@ from .common import err, guarded, print_skips
 @guarded
 def list_cmd(fmt):
     """Runtimes, implementations, what each offers, and what was skipped with why."""
+    from .. import listing  # here, not at the top: `compute` starts without its imports
+
     live, skipped = open_runtimes()
     try:
         click.echo(listing.render_list(live, skipped, fmt), nl=False)
@@ -33,6 +33,8 @@ def list_cmd(fmt):
 @guarded
 def presets():
     """The presets, what each runs and its expected duration here."""
+    from .. import listing
+
     cat = catalog_mod.load()
     live, skipped = open_runtimes()
     for rt in live:
@@ -56,6 +58,10 @@ def verify(runtimes, impls, primitives, fmt, all_vectors, strict, timeout):
 
     Exit 1 if anything failed; "unverifiable" (no published vector and no second
     implementation: never timed) is not a failure unless --strict."""
+    from .. import listing
+    from .. import vectors as vectors_mod
+    from ..verify import Verifier
+
     cat = catalog_mod.load()
     vecs = vectors_mod.load_all(cat)
     for p in primitives:

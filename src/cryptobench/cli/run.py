@@ -71,7 +71,7 @@ def run(fmt, output_path, show_precision, **opts):
         wait=opts["wait"],
         pin=opts["pin"],
     )
-    done = pipeline.run(req, err)
+    done = pipeline.run(req, err.get())
     output(results.document(done.run, done.results), fmt, output_path, show_precision)
     if done.interrupted:
         err.print(

@@ -52,7 +52,10 @@ final class MsgGen {
       msg = new byte[n];
     } catch (OutOfMemoryError e) {
       throw RunnerException.invalidParams(
-          "cannot hold a " + n + "-byte message: the heap is " + Runtime.getRuntime().maxMemory()
+          "cannot hold a "
+              + n
+              + "-byte message: the heap is "
+              + Runtime.getRuntime().maxMemory()
               + " bytes (-Xmx)");
     }
     byte[] b = block(seed.longValue());
