@@ -5,6 +5,8 @@
 #include <cstring>
 #include <new>
 
+namespace cb {
+
 namespace {
 constexpr std::size_t BLOCK = 65536;
 
@@ -45,3 +47,5 @@ Bytes expand_generated(const json &spec) {
         std::memcpy(msg.data() + off, b.data(), std::min(BLOCK, n - off));
     return msg;
 }
+
+} // namespace cb

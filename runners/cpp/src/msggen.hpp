@@ -4,7 +4,11 @@
 
 #include "protocol.hpp"
 
+namespace cb {
+
 inline const char *const GENERATOR = "xorshift64";
 
 // The message a generator object describes; Fail (bad_request, invalid_params) otherwise.
 Bytes expand_generated(const json &spec);
+
+} // namespace cb
