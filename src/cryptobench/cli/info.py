@@ -92,9 +92,16 @@ def _name(row: dict) -> str:
 
 
 @click.command()
-@click.option("--impl", required=True, help="implementation id, e.g. python/hashlib")
-@click.option("--primitive", required=True)
-@click.option("--operation", required=True)
+@click.option("--impl", default=None, help="implementation id, e.g. python/hashlib")
+@click.option("--primitive", default=None)
+@click.option("--operation", default=None)
+@click.option(
+    "--batch",
+    "batch_path",
+    default=None,
+    metavar="FILE.jsonl",
+    help="one request per line, one JSON answer per line (docs/compute-batch.md)",
+)
 @click.option("--msg", default=None)
 @click.option("--key", default=None)
 @click.option("--nonce", default=None)
@@ -105,9 +112,16 @@ def _name(row: dict) -> str:
 @click.option("--param", "params", multiple=True, help="K=V")
 @click.option("--timeout", type=float, default=600.0)
 @guarded
-def compute(impl, primitive, operation, params, timeout, **raw):
-    """One operation on explicit inputs (hex); the output on stdout."""
+def compute(impl, primitive, operation, batch_path, params, timeout, **raw):
+    """One operation on explicit inputs (hex); the output on stdout. With --batch, every
+    request of a JSON Lines file; exit 1 if any failed or missed its expectation."""
     cat = catalog_mod.load()
+    if batch_path is not None:
+        _batch(batch_path, cat, timeout, impl, primitive, operation, params, raw)
+    names = ("impl", "primitive", "operation")
+    missing = [n for n, v in zip(names, (impl, primitive, operation), strict=True) if v is None]
+    if missing:
+        raise UsageError(f"compute needs --{', --'.join(missing)} (or --batch FILE.jsonl)")
     prim = cat.get(primitive)
     if operation not in prim.operations:
         raise UsageError(
@@ -156,6 +170,20 @@ def compute(impl, primitive, operation, params, timeout, **raw):
     finally:
         for rt in live:
             rt.stop()
+
+
+def _batch(path, cat, timeout, *single) -> None:
+    from .. import batch
+
+    params, raw = single[-2], single[-1]
+    if any(single[:3]) or params or any(v is not None for v in raw.values()):
+        raise UsageError("--batch takes every request from the file: no other input options")
+    tally = batch.run(path, cat, timeout, click.echo)
+    err.print(
+        f"{tally.lines} requests: {tally.passed} met their expectation, {tally.failed} failed",
+        markup=False,
+    )
+    sys.exit(0 if tally.ok else 1)
 
 
 COMMANDS = (list_cmd, presets, verify, compute)
