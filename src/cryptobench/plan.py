@@ -48,16 +48,19 @@ def load_preset(name: str, catalog: Catalog | None = None) -> Preset:
 
     cat = catalog or catalog_mod.load()
     if presetfile.is_file(name):
-        return presetfile.read(Path(name), cat)
-    path = preset_dir() / f"{name}.toml"
-    if not path.exists():
-        raise UsageError(
-            f"unknown preset {name!r}; valid: {', '.join(preset_names())}, or a FILE.toml"
-        )
-    try:
-        return presetfile.read(path, cat)
-    except UsageError as exc:  # a built-in preset that breaks the schema is a corrupt file
-        raise DataError(f"preset {exc}") from None
+        raw = presetfile.read(Path(name), cat)
+    else:
+        path = preset_dir() / f"{name}.toml"
+        if not path.exists():
+            raise UsageError(
+                f"unknown preset {name!r}; valid: {', '.join(preset_names())}, or a FILE.toml"
+            )
+        try:
+            raw = presetfile.read(path, cat)
+        except UsageError as exc:  # a built-in preset that breaks the schema is corrupt
+            raise DataError(f"preset {exc}") from None
+    groups = [Group(**g) for g in raw.pop("groups")]
+    return Preset(groups=groups, **raw)
 
 
 @dataclass(frozen=True)

@@ -46,10 +46,9 @@ class _Lines:
         return start + 1
 
 
-def read(path: Path, catalog: Catalog):
-    """The Preset in ``path``; PresetError ("FILE:LINE: what is wrong") if it breaks the schema."""
-    from .plan import Group, Preset
-
+def read(path: Path, catalog: Catalog) -> dict:
+    """The preset in ``path``, checked: {name, description, time_per_case, precision, groups:
+    [{primitives, operations, sizes, params}]}; PresetError ("FILE:LINE: what is wrong")."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
@@ -74,16 +73,19 @@ def read(path: Path, catalog: Catalog):
     for i, g in enumerate(raw.get("group", [])):
         if not isinstance(g, dict):
             fail("each [[group]] must be a table", "group")
-        groups.append(_group(g, i, catalog, lambda m, k, i=i: fail(m, k, i), Group))
+        groups.append(_group(g, i, catalog, lambda m, k, i=i: fail(m, k, i)))
     if not groups:
         fail("a preset needs at least one [[group]] with primitives", None)
     for key, low, high in (("time_per_case", 0.01, 3600), ("precision", 0.0001, 0.5)):
         if key in raw and not low <= raw[key] <= high:
             fail(f"{key} must be between {low} and {high}, not {raw[key]}", key)
-    name = Path(path).stem
-    return Preset(
-        name, raw.get("description", ""), groups, raw.get("time_per_case"), raw.get("precision")
-    )
+    return {
+        "name": Path(path).stem,
+        "description": raw.get("description", ""),
+        "groups": groups,
+        "time_per_case": raw.get("time_per_case"),
+        "precision": raw.get("precision"),
+    }
 
 
 def _check_keys(table: dict, schema: dict, what: str, fail) -> None:
@@ -95,7 +97,7 @@ def _check_keys(table: dict, schema: dict, what: str, fail) -> None:
             fail(key, f"{key} must be a {kind if kind != 'dict' else 'table'}")
 
 
-def _group(g: dict, i: int, catalog: Catalog, fail, Group):
+def _group(g: dict, i: int, catalog: Catalog, fail) -> dict:
     _check_keys(g, GROUP, f"group {i + 1}", lambda k, m: fail(m, k))
     if "primitives" not in g:
         fail(f"group {i + 1} has no primitives", None)
@@ -117,12 +119,12 @@ def _group(g: dict, i: int, catalog: Catalog, fail, Group):
     for k in g.get("params", {}):
         if k not in known:
             fail(f"unknown param {k!r}; valid: {', '.join(sorted(known))}", "params")
-    return Group(
-        primitives=[str(p) for p in g["primitives"]],
-        operations=g.get("operations"),
-        sizes=sizes or None,
-        params=dict(g.get("params", {})),
-    )
+    return {
+        "primitives": [str(p) for p in g["primitives"]],
+        "operations": g.get("operations"),
+        "sizes": sizes or None,
+        "params": dict(g.get("params", {})),
+    }
 
 
 def _line_in(message: str) -> str:
