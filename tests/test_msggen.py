@@ -63,3 +63,28 @@ def test_wire_inputs_sends_an_object_or_hex():
     assert wire_inputs({"msg": msg}, False) == {"msg": msg.bytes().hex()}
     with pytest.raises(ValueError, match="too large"):
         wire_inputs({"msg": Generated(1, HEX_LIMIT + 1)}, False)
+
+
+def test_a_run_checks_a_generated_message_against_hashlib(fakes):
+    import json
+
+    from .conftest import cli
+
+    fakes("ok")  # declares no generator: its messages go as hex
+    proc = cli("run", "--primitive", "sha256", "--size", "1MiB", "--time-per-case", "0.05",
+               "--rounds", "1", "--format", "json")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    row = next(r for r in json.loads(proc.stdout)["results"] if r["primitive"] == "sha256")
+    assert row["size"] == 1 << 20 and row["status"] == "ok"
+    assert "matches hashlib.sha256" in row["verification"]
+
+
+def test_a_runtime_without_the_generator_says_why_it_cannot_take_a_huge_message(fakes):
+    from .conftest import cli
+
+    fakes("ok")
+    proc = cli("run", "--primitive", "sha256", "--size", "65MiB", "--time-per-case", "0.05",
+               "--rounds", "1")  # fmt: skip
+    assert proc.returncode == 1
+    assert "too large to send as hex: fake-ok has no generator" in proc.stderr
+    assert "Traceback" not in proc.stderr
