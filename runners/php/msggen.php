@@ -37,5 +37,8 @@ function msggen_expand(array $spec): string
         throw bad_request('generator length must be an integer >= 0');
     }
     $block = msggen_block($seed);
-    return substr(str_repeat($block, intdiv($length, 65536) + 1), 0, $length);
+    // appended in place: one copy of the message, not two
+    $msg = str_repeat($block, intdiv($length, 65536));
+    $msg .= substr($block, 0, $length % 65536);
+    return $msg;
 }
