@@ -221,3 +221,78 @@ def test_known_answers_of_every_offered_primitive(runner):
                     if known:
                         failures.append(f"{impl.id} {pid} {op}: {len(known)} vectors, none run")
     assert not failures, "\n".join(failures)
+
+
+# docs/protocol.md, "Generated messages": (seed, SHA-256 of 1 MiB, SHA-256 of 100 000 bytes)
+GENERATED = [
+    (0, "808c0757510a9eb9de711144541ad727b8542716772e2c2065ec8e36e8591592",
+     "f21fc4e11ebc3ef6c089679bd11e9a79f342aa08099578727dad866328d33aab"),
+    (1, "756f7d94c964641bdeb312b3ff4b360310286cd406a3335d0b631eafaa4c2530",
+     "9ae8e81d16b747f1def645d56ceeae508a697de34f7659b5bceab90da08845ab"),
+    (4294967295, "7de86f20afa4fc410cc4721378d8fa8819ade6d9e17dd3eeaa1d5e853b567d9c",
+     "90f84d8fd4c9d7729bc0e6f8296cbe9c3eb45a5253d968c290204c79ff14223f"),
+]  # fmt: skip
+
+
+def _generated(seed: int, length: int) -> dict:
+    return {"generator": "xorshift64", "seed": seed, "length": length}
+
+
+def _sha256_offer(hello):
+    for impl in hello["implementations"]:
+        if "digest" in impl["primitives"].get("sha256", {}).get("operations", []):
+            return impl["library"]
+    return None
+
+
+def test_generated_messages_expand_to_the_documented_bytes(runner):
+    from cryptobench.msggen import Generated
+
+    _, proc, hello = runner
+    assert "xorshift64" in hello.get("generators", []), "hello declares generators"
+    lib = _sha256_offer(hello)
+    for seed, mib, short in GENERATED if lib else ():
+        for length, want in ((1 << 20, mib), (100000, short)):
+            inputs = {"msg": _generated(seed, length)}
+            got = proc.request(
+                "compute", 60, impl=lib, primitive="sha256", operation="digest",
+                inputs=inputs, params={},
+            )  # fmt: skip
+            assert got["output"] == want, (seed, length)
+    found = first_offer(hello)
+    if not found:
+        return
+    # any hash: the generated message gives what its bytes sent as hex give, in compute and bench
+    flib, pid, _ = found
+    params = CATALOG.resolve_params(CATALOG.get(pid), {}, "digest")
+    msg = Generated(7, 70000)
+    common = {"impl": flib, "primitive": pid, "operation": "digest", "params": params}
+    want = proc.request("compute", 60, inputs={"msg": msg.hex()}, **common)["output"]
+    assert proc.request("compute", 60, inputs={"msg": msg.wire()}, **common)["output"] == want
+    bench = proc.request("bench", 60, inputs={"msg": msg.wire()}, iterations=2, batches=1, **common)
+    assert bench["output"] == want
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"generator": "mt19937", "seed": 1, "length": 10},
+        {"generator": "xorshift64", "seed": -1, "length": 10},
+        {"generator": "xorshift64", "seed": 1 << 32, "length": 10},
+        {"generator": "xorshift64", "seed": 1, "length": -1},
+    ],
+)
+def test_a_bad_generator_object_is_a_bad_request(runner, spec):
+    _, proc, hello = runner
+    lib = hello["implementations"][0]["library"]
+    with pytest.raises(RemoteError) as exc:
+        proc.request(
+            "compute", 30, impl=lib, primitive="noop", operation="digest",
+            inputs={"msg": spec}, params={},
+        )  # fmt: skip
+    assert exc.value.kind == "bad_request"
+    out = proc.request(
+        "compute", 30, impl=lib, primitive="noop", operation="digest",
+        inputs={"msg": _generated(3, 5)}, params={},
+    )  # fmt: skip
+    assert out["output"] == (5).to_bytes(8, "big").hex()

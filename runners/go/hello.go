@@ -11,6 +11,7 @@ func hello(libs []*library) map[string]any {
 	}
 	return map[string]any{
 		"protocol":        1,
+		"generators":      generators,
 		"runtime":         map[string]any{"name": "go", "version": runtime.Version(), "details": runtimeDetails()},
 		"cpu":             map[string]any{"features": cpuFeatures(), "source": "golang.org/x/sys/cpu (sha: github.com/klauspost/cpuid/v2)"},
 		"implementations": impls,

@@ -130,6 +130,14 @@ type inputs struct {
 func decodeInputs(raw map[string]json.RawMessage) (inputs, error) {
 	in := inputs{bytes: map[string][]byte{}, present: map[string]bool{}}
 	for name, value := range raw {
+		if name == "msg" && isGenerated(value) {
+			b, err := expandGenerated(value)
+			if err != nil {
+				return in, err
+			}
+			in.present[name], in.bytes[name] = true, b
+			continue
+		}
 		var s string
 		if err := json.Unmarshal(value, &s); err != nil {
 			return in, errorf(kindBadRequest, "input %q must be a string", name)

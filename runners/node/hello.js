@@ -1,6 +1,7 @@
 // The hello result: runtime, CPU flags and every implementation's primitives.
 
 import { readFileSync } from "node:fs";
+import { GENERATORS } from "./msggen.js";
 
 const FLAGS = {
   aes: "aes",
@@ -45,6 +46,7 @@ export function hello(libraries) {
   const v = process.versions;
   return {
     protocol: 1,
+    generators: GENERATORS,
     runtime: {
       name: "node",
       version: v.node,

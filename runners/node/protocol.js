@@ -1,5 +1,6 @@
 // Protocol v1 framing helpers: error kinds, request validation, hex codecs
 // (docs/protocol.md). No crypto here.
+import { expand, isGenerated } from "./msggen.js";
 
 export class ProtocolError extends Error {
   constructor(kind, message) {
@@ -104,6 +105,8 @@ export function decodeInputs(inputs) {
     if (name === "encoded") {
       if (typeof value !== "string") throw badRequest("input encoded must be a string");
       out.encoded = value;
+    } else if (name === "msg" && isGenerated(value)) {
+      out.msg = expand(value);
     } else {
       out[name] = fromHex(name, value);
     }

@@ -5,7 +5,7 @@ program runner;
 {$mode objfpc}{$H+}{$macro on}
 
 uses
-  SysUtils, fpjson, cpu, protocol, registry, timing, lib_fpchash, lib_paszlib, lib_openssl;
+  SysUtils, fpjson, cpu, protocol, msggen, registry, timing, lib_fpchash, lib_paszlib, lib_openssl;
 
 {$ifndef BUILDFLAGS}
   {$define BUILDFLAGS:='unknown (not built by the Makefile)'}
@@ -79,8 +79,8 @@ begin
   Impls := TJSONArray.Create;
   for Lib in Libs do
     Impls.Add(LibraryInfo(Lib));
-  Result := TJSONObject.Create(['protocol', 1, 'runtime', RuntimeInfo, 'cpu', CpuInfo,
-    'implementations', Impls]);
+  Result := TJSONObject.Create(['protocol', 1, 'generators', TJSONArray.Create([GENERATOR]),
+    'runtime', RuntimeInfo, 'cpu', CpuInfo, 'implementations', Impls]);
 end;
 
 { The primitive a compute/bench request names; only digests exist here. }
@@ -122,7 +122,7 @@ begin
   Result := Default(TBenchCall);
   Result.Prim := Resolve(Request);
   Inputs := FieldObject(Request, 'inputs', True);
-  Msg := HexToBytes(FieldString(Inputs, 'msg'), 'inputs.msg');
+  Msg := MsgInput(Inputs);
   CheckParams(Request, Result.Prim);
   Result.Len := Length(Msg);
   Result.Msg := @EmptyMsg;

@@ -11,6 +11,7 @@ function hello(array $libs): array
     $opcache = function_exists('opcache_get_status') && (bool) ini_get('opcache.enable_cli');
     return [
         'protocol' => 1,
+        'generators' => GENERATORS,
         'runtime' => [
             'name' => 'php',
             'version' => PHP_VERSION,

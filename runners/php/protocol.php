@@ -55,6 +55,9 @@ final class Request
     public function bytes(string $name): string
     {
         $v = $this->inputs[$name] ?? null;
+        if ($name === 'msg' && $v instanceof stdClass) {
+            return msggen_expand((array) $v);
+        }
         // strspn, not a regex: PCRE's backtrack limit fails on megabyte inputs.
         if (!is_string($v) || strlen($v) % 2 !== 0 || strspn($v, self::HEX_DIGITS) !== strlen($v)) {
             throw bad_request("input $name must be a hex string");

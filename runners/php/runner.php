@@ -10,6 +10,7 @@ ini_set('display_errors', 'stderr');
 ini_set('memory_limit', '-1');
 
 require __DIR__ . '/protocol.php';
+require __DIR__ . '/msggen.php';
 require __DIR__ . '/registry.php';
 require __DIR__ . '/timing.php';
 require __DIR__ . '/hello.php';

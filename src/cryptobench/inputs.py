@@ -7,8 +7,11 @@ import random
 import string
 
 from .catalog import Primitive
+from .msggen import Generated
 
 PRINTABLE = (string.ascii_letters + string.digits + string.punctuation).encode()
+# outputs of the size of one digest or tag: the message travels as a generator (msggen.py)
+GENERATED_OPERATIONS = ("digest", "mac")
 
 
 def _rng(seed: int, *parts) -> random.Random:
@@ -17,15 +20,17 @@ def _rng(seed: int, *parts) -> random.Random:
 
 
 def case_inputs(prim: Primitive, operation: str, size: int, params: dict, seed: int) -> dict:
-    """Hex inputs for one case. ``size`` is the message length, or the password length for
-    password hashes and KDFs (printable ASCII: JCA's PBKDF2 takes char[])."""
+    """Inputs for one case: hex, and for digests and MACs a generated message (a seed and a
+    length, msggen.py). ``size`` is the message length, or the password length for password
+    hashes and KDFs (printable ASCII: JCA's PBKDF2 takes char[])."""
     rng = _rng(seed, prim.id, size)
-    out: dict[str, str] = {}
+    out: dict = {}
     if prim.is_slow:
         out["password"] = bytes(rng.choice(PRINTABLE) for _ in range(size)).hex()
         out["salt"] = rng.randbytes(prim.salt_len or 16).hex()
         return out
-    out["msg"] = rng.randbytes(size).hex()
+    msg = Generated(rng.getrandbits(32), size)
+    out["msg"] = msg if operation in GENERATED_OPERATIONS else msg.hex()
     if prim.key_len:
         out["key"] = rng.randbytes(prim.key_len).hex()
     elif prim.family == "mac":

@@ -86,7 +86,7 @@ def render_presets(cat: Catalog, live: list[Runtime], rounds: int = 3) -> str:
         for col in ("preset", "what it runs", "cases", "about"):
             t.add_column(col, overflow="fold")
         for name in plan.preset_names():
-            p = plan.load_preset(name)
+            p = plan.load_preset(name, cat)
             cases, _ = plan.build(p.groups, plan.Filters(), cat, impls)
             prims = sorted({pr for g in p.groups for pr in g.primitives})
             sets = max(1, len(p.cpu_features))  # each feature set: every case again, at most
@@ -119,15 +119,15 @@ def verify_matrix(
                                 "primitive": pid,
                                 "operation": "*",
                                 "ok": False,
+                                "status": "failed",
                                 "detail": "not a catalog id",
                             }
                         )
                     continue
                 for op in offer.operations:
                     rows.append(_verify_one(verifier, cat, impl, pid, op))
-                    console.print(
-                        f"{'ok  ' if rows[-1]['ok'] else 'FAIL'} {impl.id} {pid} {op}", markup=False
-                    )
+                    mark = {"ok": "ok  ", "unverifiable": "n/v "}.get(rows[-1]["status"], "FAIL")
+                    console.print(f"{mark} {impl.id} {pid} {op}", markup=False)
     return rows
 
 
@@ -147,9 +147,10 @@ def _verify_one(verifier, cat, impl, pid, op) -> dict:
                 details = [f"size {size}: {res.detail}"]
                 break
             details = [res.detail]
-        return {**row, "ok": check.ok, "detail": details[-1]}
+        status = "ok" if check.ok else "unverifiable" if check.unverifiable else "failed"
+        return {**row, "ok": check.ok, "status": status, "detail": details[-1]}
     except RunnerFailure as exc:
-        return {**row, "ok": False, "detail": f"runner {exc}"}
+        return {**row, "ok": False, "status": "failed", "detail": f"runner {exc}"}
 
 
 def render_matrix(rows: list[dict], fmt: str) -> str:
@@ -165,12 +166,15 @@ def render_matrix(rows: list[dict], fmt: str) -> str:
                 r["implementation"],
                 r["primitive"],
                 r["operation"],
-                "ok" if r["ok"] else "FAILED",
+                {"ok": "ok", "unverifiable": "unverifiable"}.get(r["status"], "FAILED"),
                 r["detail"],
             )
         console.print(t)
-        failed = sum(not r["ok"] for r in rows)
-        console.print(f"{len(rows) - failed} passed, {failed} failed")
+        counts = {s: sum(r["status"] == s for r in rows) for s in ("ok", "unverifiable", "failed")}
+        console.print(
+            f"{counts['ok']} passed, {counts['unverifiable']} unverifiable "
+            f"(never timed), {counts['failed']} failed"
+        )
 
     return _text(draw)
 

@@ -53,6 +53,8 @@ class Outcome:
 def run(req: RunRequest, console: Console) -> Outcome:
     """Verify and measure what ``req`` asks for; every case is stored as it is measured."""
     cat = catalog.load()
+    if req.preset:
+        plan.load_preset(req.preset, cat)  # a bad preset file is refused before anything starts
     store = Store(req.db)
     live, skipped = open_runtimes(req.filters.runtimes, req.filters.impls)
     sets = switched_sets(live, req.cpu_features)
@@ -200,7 +202,8 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
 
 def _plan(req: RunRequest, cat, live: list[Runtime], skipped, console: Console):
     f = req.filters
-    chosen = plan.load_preset(req.preset or "default") if req.preset or not f.primitives else None
+    wanted = req.preset or not f.primitives
+    chosen = plan.load_preset(req.preset or "default", cat) if wanted else None
     impls = [i for rt in live for i in rt.implementations]
     plan.validate_filters(
         f, cat, [rt.id for rt in live] + [s for s, _ in skipped], [i.id for i in impls]

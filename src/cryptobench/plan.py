@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import fnmatch
 import json
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,33 +43,26 @@ def preset_names() -> list[str]:
     return sorted(p.stem for p in preset_dir().glob("*.toml"))
 
 
-def load_preset(name: str) -> Preset:
-    path = preset_dir() / f"{name}.toml"
-    if not path.exists():
-        raise UsageError(f"unknown preset {name!r}; valid: {', '.join(preset_names())}")
-    try:
-        with open(path, "rb") as fh:
-            raw = tomllib.load(fh)
-        groups = [
-            Group(
-                primitives=list(g["primitives"]),
-                operations=g.get("operations"),
-                sizes=g.get("sizes"),
-                params=dict(g.get("params", {})),
+def load_preset(name: str, catalog: Catalog | None = None) -> Preset:
+    """A built-in preset by name, or the user's preset file (a path ending in .toml)."""
+    from . import catalog as catalog_mod
+    from . import presetfile
+
+    cat = catalog or catalog_mod.load()
+    if presetfile.is_file(name):
+        raw = presetfile.read(Path(name), cat)
+    else:
+        path = preset_dir() / f"{name}.toml"
+        if not path.exists():
+            raise UsageError(
+                f"unknown preset {name!r}; valid: {', '.join(preset_names())}, or a FILE.toml"
             )
-            for g in raw.get("group", [])
-        ]
-        sets = [cpu_features.parse(s) for s in raw.get("cpu_features", [])]
-    except (tomllib.TOMLDecodeError, KeyError, TypeError, UsageError) as exc:
-        raise DataError(f"preset {path.name} is invalid: {exc}") from None
-    return Preset(
-        name,
-        raw.get("description", ""),
-        groups,
-        raw.get("time_per_case"),
-        raw.get("precision"),
-        sets,
-    )
+        try:
+            raw = presetfile.read(path, cat)
+        except UsageError as exc:  # a built-in preset that breaks the schema is corrupt
+            raise DataError(f"preset {exc}") from None
+    groups = [Group(**g) for g in raw.pop("groups")]
+    return Preset(groups=groups, **raw)
 
 
 @dataclass(frozen=True)

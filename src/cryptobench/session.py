@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from . import cpu_features
 from .errors import UsageError
+from .msggen import GENERATOR, wire_inputs
 from .plan import runtime_matches
 from .protocol import Implementation, RemoteError, RunnerFailure, RunnerProcess, parse_hello
 from .runners import RuntimeSpec, discover
@@ -26,6 +27,7 @@ class Runtime:
     process: RunnerProcess | None = None
     cpu: int | str | None = None  # --pin: the CPU its processes run on ("0,1": CPUs)
     features_off: tuple[str, ...] = ()  # --cpu-features: switched off in its processes
+    generators: tuple = ()  # message generators its hello declares (docs/protocol.md)
 
     @property
     def id(self) -> str:
@@ -45,6 +47,7 @@ class Runtime:
             info, impls = parse_hello(self.id, hello)
             if not known:
                 self.info, self.implementations = info, impls
+                self.generators = tuple(hello.get("generators") or ())
             elif [i.id for i in impls] != [i.id for i in self.implementations]:
                 raise ValueError("a fresh process declared other implementations")
         except (RunnerFailure, RemoteError, ValueError, TypeError, AttributeError) as exc:
@@ -70,6 +73,11 @@ class Runtime:
         return self.process
 
     def request(self, op: str, timeout: float, **fields) -> dict:
+        if "inputs" in fields:
+            try:
+                fields["inputs"] = wire_inputs(fields["inputs"], GENERATOR in self.generators)
+            except ValueError as exc:  # too large for hex, and no generator here
+                raise RemoteError("invalid_params", f"{exc}: {self.id} has no generator") from None
         return self.ensure().request(op, timeout=timeout, **fields)
 
     @property

@@ -50,7 +50,11 @@ def answer(req):
                     "library": "fakelib",
                     "version": "1",
                     "backend": {"name": "fake", "version": "1"},
-                    "primitives": {"sha256": {"operations": ["digest"]}},
+                    "primitives": {
+                        "sha256": {"operations": ["digest"]},
+                        # lonely: a primitive no vector and no other implementation can check
+                        **({"haval128-4": {"operations": ["digest"]}} if MODE == "lonely" else {}),
+                    },
                     "code_path": "OPENSSL_ia32cap=" + os.environ.get("OPENSSL_ia32cap", ""),  # noqa: SIM112
                 }
             ],
@@ -60,6 +64,8 @@ def answer(req):
         out = len(msg).to_bytes(8, "big").hex()
     elif req.get("primitive") == "sha256":
         out = hashlib.sha256(msg).hexdigest()
+    elif req.get("primitive") == "haval128-4" and MODE == "lonely":
+        out = hashlib.sha256(msg).hexdigest()[:32]
     else:
         raise LookupError("unsupported")
     if MODE == "wrong":

@@ -54,10 +54,10 @@ json_t *hello_result(void)
 	for (size_t i = 0; i < libs_count(); i++)
 		if (libs_at(i) != NULL)
 			json_array_append_new(impls, impl_json(libs_at(i)));
-	return json_pack("{s:i,s:{s:s,s:s,s:{s:s,s:s}},s:o,s:o}", "protocol", 1, "runtime", "name",
-			 "c", "version", "gcc " __VERSION__, "details", "cflags", CB_CFLAGS, "libc",
-			 gnu_get_libc_version(), "cpu", openssl_cpu_json(), "implementations",
-			 impls);
+	return json_pack("{s:i,s:[s],s:{s:s,s:s,s:{s:s,s:s}},s:o,s:o}", "protocol", 1, "generators",
+			 "xorshift64", "runtime", "name", "c", "version", "gcc " __VERSION__,
+			 "details", "cflags", CB_CFLAGS, "libc", gnu_get_libc_version(), "cpu",
+			 openssl_cpu_json(), "implementations", impls);
 }
 
 void describe_common(json_t *impl, const char *version, const char *backend, const char *code_path,

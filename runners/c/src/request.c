@@ -3,6 +3,7 @@
 
 #include "registry.h"
 #include "protocol.h"
+#include "msggen.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,14 @@ static int parse_inputs(call_t *c, json_t *inputs)
 
 		if (v == NULL && (needs & HEX_INPUTS[i].bit))
 			return fail(c, RC_BAD_REQUEST, "inputs.%s is required", HEX_INPUTS[i].name);
+		if (v != NULL && json_is_object(v) && HEX_INPUTS[i].bit == IN_MSG) {
+			char why[160];
+			int rc = msggen_expand(v, b, why, sizeof why);
+
+			if (rc != RC_OK)
+				return fail(c, rc, "inputs.msg: %s", why);
+			continue;
+		}
 		if (v != NULL && !json_is_string(v))
 			return fail(c, RC_BAD_REQUEST, "inputs.%s must be a hex string",
 				    HEX_INPUTS[i].name);
@@ -190,6 +199,8 @@ int request_decode(json_t *req, call_t *c)
 	    (rc = check_shape(c)) != RC_OK)
 		return rc;
 	big = c->msg.n > c->password.n ? c->msg.n : c->password.n;
+	if (c->op == OP_DIGEST || c->op == OP_MAC)
+		big = 0; /* a digest or tag: no message-sized output buffers for a 1 GiB message */
 	if ((c->prim->params & PBIT(P_OUT_LEN)) && c->pv[P_OUT_LEN] > (1u << 24))
 		return fail(c, RC_INVALID, "out_len is too large");
 	c->out_cap = big + 1024 + (size_t)c->pv[P_OUT_LEN];

@@ -1,5 +1,6 @@
 // hello: the compiler that built the runner, what the CPU offers, the dispatch tables.
 #include "hello.hpp"
+#include "msggen.hpp"
 
 #include <string>
 
@@ -70,7 +71,11 @@ json hello(const std::vector<const Library *> &libraries) {
     json impls = json::array();
     for (const Library *lib : libraries)
         impls.push_back(implementation(*lib));
-    return {{"protocol", 1}, {"runtime", runtime()}, {"cpu", cpu()}, {"implementations", impls}};
+    return {{"protocol", 1},
+            {"generators", json::array({GENERATOR})},
+            {"runtime", runtime()},
+            {"cpu", cpu()},
+            {"implementations", impls}};
 }
 
 } // namespace cb

@@ -1,5 +1,6 @@
 // Request decoding and response shapes of protocol v1.
 #include "protocol.hpp"
+#include "msggen.hpp"
 
 namespace cb {
 
@@ -83,6 +84,10 @@ static Inputs parse_inputs(const json &req) {
     if (!it->is_object())
         throw bad_request("inputs must be an object");
     for (const auto &[name, value] : it->items()) {
+        if (name == "msg" && value.is_object()) {
+            inputs.bytes[name] = expand_generated(value);
+            continue;
+        }
         if (!value.is_string())
             throw bad_request("input " + name + " must be a string");
         if (name == "encoded")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import platform
 import sys
 
+from cbrunner.msggen import GENERATORS
 from cbrunner.protocol import PROTOCOL
 from cbrunner.registry import Library, PasswordHash
 
@@ -36,6 +37,7 @@ def hello(libs: list[Library]) -> dict:
     impl = platform.python_implementation()
     return {
         "protocol": PROTOCOL,
+        "generators": GENERATORS,
         "runtime": {
             "name": impl.lower(),
             "version": platform.python_version(),

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from cbrunner import msggen
+
 PROTOCOL = 1
 
 
@@ -22,12 +24,23 @@ class AuthFailed(Exception):
 
 def hex_input(inputs: dict, name: str) -> bytes:
     value = inputs.get(name, "")
+    if name == "msg" and isinstance(value, dict):
+        return generated(value)
     if not isinstance(value, str):
         raise Fail("bad_request", f"input {name} must be a hex string")
     try:
         return bytes.fromhex(value)
     except ValueError:
         raise Fail("bad_request", f"input {name} is not hex") from None
+
+
+def generated(spec: dict) -> bytes:
+    try:
+        return msggen.expand(spec)
+    except ValueError as exc:
+        raise Fail("bad_request", str(exc)) from None
+    except MemoryError as exc:
+        raise Fail("invalid_params", str(exc)) from None
 
 
 def _error(rid, kind: str, message: str) -> dict:

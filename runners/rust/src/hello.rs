@@ -7,6 +7,7 @@ use serde_json::{Map, Value, json};
 pub fn hello(libraries: &[&Library]) -> Value {
     json!({
         "protocol": 1,
+        "generators": crate::msggen::GENERATORS,
         "runtime": runtime(),
         "cpu": {"features": cpu::features_json(), "source": "is_x86_feature_detected!"},
         "implementations": libraries.iter().map(|l| implementation(l)).collect::<Vec<_>>(),

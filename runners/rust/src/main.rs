@@ -14,6 +14,7 @@ mod lib_rustcrypto_aead;
 mod lib_rustcrypto_hash;
 mod lib_rustcrypto_kdf;
 mod lib_xxhash;
+mod msggen;
 mod protocol;
 mod registry;
 mod timing;

@@ -143,6 +143,12 @@ fn parse_inputs(value: Option<&Value>) -> Result<Inputs, Fail> {
         Some(_) => return Err(bad_request("inputs must be an object")),
     };
     for (name, value) in map {
+        if let (true, Value::Object(spec)) = (name == "msg", value) {
+            inputs
+                .bytes
+                .insert(name.clone(), crate::msggen::expand(spec)?);
+            continue;
+        }
         let Value::String(text) = value else {
             return Err(bad_request(format!("input {name} must be a string")));
         };

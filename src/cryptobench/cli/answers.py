@@ -95,7 +95,7 @@ def calibrate(algorithm, target, memory, runtimes, impls, time_budget, rounds, f
         seed=opts["seed"] if opts["seed"] is not None else random.SystemRandom().randrange(1 << 31),
         timeout=opts["timeout"],
     )
-    run_doc, rows = calibrate_mod.Calibration(req, err).run()
+    run_doc, rows = calibrate_mod.Calibration(req, err.get()).run()
     output(results.document(run_doc, rows), fmt, opts["output_path"], False)
     if run_doc["status"] == "interrupted":
         sys.exit(130)
@@ -156,7 +156,7 @@ def _measure_missing(base, keys, size, opts, cat, use) -> list[dict]:
     }
     docs = []
     for req in _missing_runs(miss, size, req_opts):
-        done = pipeline.run(req, err)
+        done = pipeline.run(req, err.get())
         docs.append(results.document(done.run, done.results))
     return docs
 
@@ -235,7 +235,7 @@ def _measure_all(cat, pol, use, size, runtimes, opts) -> list[dict]:
         rounds=opts["rounds"],
         seed=random.SystemRandom().randrange(1 << 31),
     )
-    done = pipeline.run(req, err)
+    done = pipeline.run(req, err.get())
     return [results.document(done.run, done.results)]
 
 

@@ -9,14 +9,29 @@ import sys
 from pathlib import Path
 
 import click
-from rich.console import Console
 
-from .. import report, results
 from ..errors import CryptobenchError, DataError
 from ..paths import default_db
-from ..store import Store
 
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+class _ErrConsole:
+    """The stderr console, created on first use: rich is not imported by commands that
+    never print through it (`--version`, `compute`)."""
+
+    _console = None
+
+    def get(self):
+        if _ErrConsole._console is None:
+            from rich.console import Console
+
+            _ErrConsole._console = Console(stderr=True, highlight=False, soft_wrap=True)
+        return _ErrConsole._console
+
+    def __getattr__(self, name):
+        return getattr(self.get(), name)
+
+
+err = _ErrConsole()
 FORMATS = ("table", "json", "csv", "markdown")
 SCHEMA_PATH = Path(__file__).parent.parent / "results.schema.json"
 DB_HELP = f"SQLite store (default {default_db()})"
@@ -74,6 +89,8 @@ def read_results_file(path: Path) -> dict:
         ) from None
     from jsonschema.exceptions import best_match
 
+    from .. import results
+
     error = best_match(_validator().iter_errors(doc))
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "the document"
@@ -93,10 +110,12 @@ class Sources:
 
     def __init__(self, db: str | None):
         self.db = db
-        self._store: Store | None = None
+        self._store = None
 
     @property
-    def store(self) -> Store:
+    def store(self):
+        from ..store import Store
+
         if self._store is None:
             self._store = Store(Path(self.db) if self.db else default_db())
         return self._store
@@ -104,6 +123,8 @@ class Sources:
     def load(self, ref: str) -> dict:
         if _is_file_ref(ref):
             return read_results_file(Path(ref))
+        from .. import results
+
         run, stored = self.store.load(ref)
         return results.document(run, stored)
 
@@ -124,6 +145,7 @@ def output(
 ) -> None:
     """A results document in a format, on stdout or into ``path``: on a terminal, tables fit
     its width and are coloured unless NO_COLOR is set."""
+    from .. import report
     from ..report import terminal
 
     to_terminal = fmt == "table" and path is None

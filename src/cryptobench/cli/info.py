@@ -7,12 +7,10 @@ import sys
 import click
 
 from .. import catalog as catalog_mod
-from .. import listing, plan
-from .. import vectors as vectors_mod
+from .. import plan
 from ..errors import UsageError
 from ..protocol import RemoteError, RunnerFailure
 from ..session import open_runtimes
-from ..verify import Verifier
 from .common import err, guarded, print_skips
 
 
@@ -21,6 +19,8 @@ from .common import err, guarded, print_skips
 @guarded
 def list_cmd(fmt):
     """Runtimes, implementations, what each offers, and what was skipped with why."""
+    from .. import listing  # here, not at the top: `compute` starts without its imports
+
     live, skipped = open_runtimes()
     try:
         click.echo(listing.render_list(live, skipped, fmt), nl=False)
@@ -33,6 +33,8 @@ def list_cmd(fmt):
 @guarded
 def presets():
     """The presets, what each runs and its expected duration here."""
+    from .. import listing
+
     cat = catalog_mod.load()
     live, skipped = open_runtimes()
     for rt in live:
@@ -46,12 +48,20 @@ def presets():
 @click.option("--primitive", "primitives", multiple=True)
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table")
 @click.option("--all-vectors", is_flag=True, help="also run vectors marked slow")
+@click.option("--strict", is_flag=True, help="exit 1 when anything is unverifiable, too")
 @click.option(
     "--timeout", type=float, default=60.0, show_default=True, help="seconds to wait for one answer"
 )
 @guarded
-def verify(runtimes, impls, primitives, fmt, all_vectors, timeout):
-    """The verification matrix: known answers, forgeries, agreement between implementations."""
+def verify(runtimes, impls, primitives, fmt, all_vectors, strict, timeout):
+    """The verification matrix: known answers, forgeries, agreement between implementations.
+
+    Exit 1 if anything failed; "unverifiable" (no published vector and no second
+    implementation: never timed) is not a failure unless --strict."""
+    from .. import listing
+    from .. import vectors as vectors_mod
+    from ..verify import Verifier
+
     cat = catalog_mod.load()
     vecs = vectors_mod.load_all(cat)
     for p in primitives:
@@ -65,13 +75,33 @@ def verify(runtimes, impls, primitives, fmt, all_vectors, timeout):
         for rt in live:
             rt.stop()
     click.echo(listing.render_matrix(rows, fmt), nl=False)
-    sys.exit(1 if any(not r["ok"] for r in rows) else 0)
+    unverifiable = [r for r in rows if r["status"] == "unverifiable"]
+    if strict and unverifiable:
+        err.print(
+            f"--strict: {len(unverifiable)} unverifiable (no published vector and no second "
+            f"implementation): {', '.join(_name(r) for r in unverifiable[:5])}"
+            + (" …" if len(unverifiable) > 5 else ""),
+            markup=False,
+        )
+    failed = any(r["status"] == "failed" for r in rows)
+    sys.exit(1 if failed or (strict and unverifiable) else 0)
+
+
+def _name(row: dict) -> str:
+    return f"{row['implementation']} {row['primitive']} {row['operation']}"
 
 
 @click.command()
-@click.option("--impl", required=True, help="implementation id, e.g. python/hashlib")
-@click.option("--primitive", required=True)
-@click.option("--operation", required=True)
+@click.option("--impl", default=None, help="implementation id, e.g. python/hashlib")
+@click.option("--primitive", default=None)
+@click.option("--operation", default=None)
+@click.option(
+    "--batch",
+    "batch_path",
+    default=None,
+    metavar="FILE.jsonl",
+    help="one request per line, one JSON answer per line (docs/compute-batch.md)",
+)
 @click.option("--msg", default=None)
 @click.option("--key", default=None)
 @click.option("--nonce", default=None)
@@ -82,9 +112,16 @@ def verify(runtimes, impls, primitives, fmt, all_vectors, timeout):
 @click.option("--param", "params", multiple=True, help="K=V")
 @click.option("--timeout", type=float, default=600.0)
 @guarded
-def compute(impl, primitive, operation, params, timeout, **raw):
-    """One operation on explicit inputs (hex); the output on stdout."""
+def compute(impl, primitive, operation, batch_path, params, timeout, **raw):
+    """One operation on explicit inputs (hex); the output on stdout. With --batch, every
+    request of a JSON Lines file; exit 1 if any failed or missed its expectation."""
     cat = catalog_mod.load()
+    if batch_path is not None:
+        _batch(batch_path, cat, timeout, impl, primitive, operation, params, raw)
+    names = ("impl", "primitive", "operation")
+    missing = [n for n, v in zip(names, (impl, primitive, operation), strict=True) if v is None]
+    if missing:
+        raise UsageError(f"compute needs --{', --'.join(missing)} (or --batch FILE.jsonl)")
     prim = cat.get(primitive)
     if operation not in prim.operations:
         raise UsageError(
@@ -133,6 +170,20 @@ def compute(impl, primitive, operation, params, timeout, **raw):
     finally:
         for rt in live:
             rt.stop()
+
+
+def _batch(path, cat, timeout, *single) -> None:
+    from .. import batch
+
+    params, raw = single[-2], single[-1]
+    if any(single[:3]) or params or any(v is not None for v in raw.values()):
+        raise UsageError("--batch takes every request from the file: no other input options")
+    tally = batch.run(path, cat, timeout, click.echo)
+    err.print(
+        f"{tally.lines} requests: {tally.passed} met their expectation, {tally.failed} failed",
+        markup=False,
+    )
+    sys.exit(0 if tally.ok else 1)
 
 
 COMMANDS = (list_cmd, presets, verify, compute)

@@ -13,17 +13,22 @@ import click
 from .. import cpu_features, parallel, pipeline, plan, results
 from ..errors import UsageError
 from ..paths import default_db
+from ..sizes import SIZE
 from .common import DB_HELP, FORMATS, err, guarded, output
 
 
 @click.command()
-@click.option("--preset", default=None, help="a preset name (see `cryptobench presets`)")
+@click.option(
+    "--preset", default=None, help="a preset name (see `cryptobench presets`) or a FILE.toml"
+)
 @click.option("--runtime", "runtimes", multiple=True)
 @click.option("--impl", "impls", multiple=True)
 @click.option("--primitive", "primitives", multiple=True)
 @click.option("--operation", "operations", multiple=True)
 @click.option("--exclude", multiple=True, help="glob over impl, primitive or impl:primitive")
-@click.option("--size", "sizes", multiple=True, type=click.IntRange(0))
+@click.option(
+    "--size", "sizes", multiple=True, type=SIZE, help="bytes, or with a unit: 64KiB, 1GiB"
+)
 @click.option("--param", "params", multiple=True, help="K=V, e.g. fresh_context=true")
 @click.option("--time-per-case", type=click.FloatRange(0.01), default=None)
 @click.option("--precision", type=click.FloatRange(0.01, 50), default=None, help="percent")
@@ -98,7 +103,7 @@ def run(fmt, output_path, show_precision, **opts):
         req.cpu_features = list(dict.fromkeys(cpu_features.parse(s) for s in opts["cpu_features"]))
     elif req.preset and plan.load_preset(req.preset).cpu_features:
         req.cpu_features = list(dict.fromkeys(plan.load_preset(req.preset).cpu_features))
-    done = pipeline.run(req, err)
+    done = pipeline.run(req, err.get())
     output(results.document(done.run, done.results), fmt, output_path, show_precision)
     if done.interrupted:
         err.print(

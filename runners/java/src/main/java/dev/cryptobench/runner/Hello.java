@@ -24,6 +24,11 @@ final class Hello {
     }
     JsonObject result = new JsonObject();
     result.addProperty("protocol", 1);
+    JsonArray generators = new JsonArray();
+    for (String g : MsgGen.GENERATORS) {
+      generators.add(g);
+    }
+    result.add("generators", generators);
     result.add("runtime", runtime);
     if (!brief) {
       JsonObject flags = Jvm.flags();

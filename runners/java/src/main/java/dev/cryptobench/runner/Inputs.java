@@ -43,6 +43,10 @@ final class Inputs {
     Inputs in = new Inputs(operation, fresh, timed);
     for (Map.Entry<String, JsonElement> e : inputs.entrySet()) {
       JsonElement v = e.getValue();
+      if (e.getKey().equals("msg") && v.isJsonObject()) {
+        in.bytes.put("msg", MsgGen.expand(v.getAsJsonObject()));
+        continue;
+      }
       if (!v.isJsonPrimitive() || !v.getAsJsonPrimitive().isString()) {
         throw RunnerException.badRequest("inputs." + e.getKey() + " must be a string");
       }
