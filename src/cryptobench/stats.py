@@ -316,3 +316,104 @@ def ratio_ci(a, b, confidence: float = CONFIDENCE) -> tuple[float, float, float]
     median CIs (conservative: low/high and high/low)."""
     ca, cb = median_ci(a, confidence), median_ci(b, confidence)
     return ca.median / cb.median, ca.low / cb.high, ca.high / cb.low
+
+
+# -- timing leakage (dudect) -------------------------------------------------------------
+LEAK_T = 4.5  # dudect's threshold on |t| (Reparaz, Balasch, Verbauwhede, DATE 2017)
+LEAK_CROPS = 100  # dudect's number of percentile crops
+LEAK_MIN_PER_CLASS = 500  # fewer measurements in a class: inconclusive
+
+
+def leak_thresholds(ns) -> np.ndarray:
+    """dudect's crop thresholds: the percentiles 1 − 0.5^(10·(i+1)/100), i = 0…99, of the
+    measurements (dudect takes them from a first batch; here from all of them)."""
+    q = 1.0 - 0.5 ** (10.0 * (np.arange(LEAK_CROPS) + 1) / LEAK_CROPS)
+    return np.quantile(np.asarray(ns, dtype=float), q)
+
+
+def _welch_from_sums(n0, s0, q0, n1, s1, q1):
+    """Welch's t and its standard error from counts, sums and sums of squares (arrays)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        m0, m1 = s0 / n0, s1 / n1
+        v0 = (q0 - n0 * m0**2) / (n0 - 1)
+        v1 = (q1 - n1 * m1**2) / (n1 - 1)
+        se = np.sqrt(np.maximum(v0, 0) / n0 + np.maximum(v1, 0) / n1)
+        t = (m1 - m0) / se
+    t = np.where((n0 > 1) & (n1 > 1) & (se > 0), t, 0.0)
+    return t, se
+
+
+@dataclass(frozen=True)
+class LeakTest:
+    """The dudect tests of one leak case: all measurements, then each percentile crop."""
+
+    t: float  # the t of largest magnitude over the tests (class B minus class A)
+    test: str  # which test gave it: "all" or "crop p<q>"
+    n: int  # measurements (both classes)
+    n_a: int
+    n_b: int
+    detectable_ns: float  # smallest mean shift that would give |t| = LEAK_T in any test
+    distinct: int  # distinct time values: a clock too coarse shows few
+    curve: list  # [(measurements so far, max |t| so far)]
+    median_a: float
+    median_b: float
+
+
+def leak_test(ns, classes, points: int = 20) -> LeakTest:
+    """Welch's t-test between the classes' single-call times, on all measurements and after
+    each of dudect's percentile crops (a crop keeps the measurements below a threshold of
+    the pooled distribution, removing the long upper tail that interrupts and preemption
+    add). Reported: the t of largest magnitude, the count, and the smallest shift of the
+    class means that the most sensitive test would have flagged (|t| = 4.5 at its standard
+    error). ``curve`` is max |t| over the tests at ``points`` growing prefixes of the
+    measurements, in the order they were taken: a real leak grows like √n, noise does not.
+    Second-order (variance) tests are left out."""
+    x = np.asarray(ns, dtype=float)
+    c = np.asarray(classes, dtype=bool)
+    if x.shape != c.shape or len(x) < 2:
+        raise ValueError("leak_test needs as many classes as measurements, at least 2")
+    centre = float(np.median(x))
+    y = x - centre  # sums of squares stay accurate
+    thresholds = np.concatenate(([np.inf], leak_thresholds(x) - centre))
+    labels = ["all"] + [
+        f"crop p{100 * (1 - 0.5 ** (10 * (i + 1) / LEAK_CROPS)):.1f}" for i in range(LEAK_CROPS)
+    ]
+    cuts = np.unique(np.linspace(0, len(x), points + 1).astype(int)[1:])
+    starts = np.concatenate(([0], cuts[:-1]))
+    y2 = y * y
+    curve_t = np.zeros((len(thresholds), len(cuts)))
+    final_t = np.zeros(len(thresholds))
+    final_se = np.zeros(len(thresholds))
+    for k, thr in enumerate(thresholds):
+        keep = y <= thr
+        sums = []
+        for cls in (~c, c):
+            m = keep & cls
+            for v in (m.astype(float), np.where(m, y, 0.0), np.where(m, y2, 0.0)):
+                sums.append(np.cumsum(np.add.reduceat(v, starts)))
+        t, se = _welch_from_sums(*sums)
+        curve_t[k], final_t[k], final_se[k] = t, t[-1], se[-1]
+    best = int(np.argmax(np.abs(final_t)))
+    ses = final_se[final_se > 0]
+    return LeakTest(
+        t=float(final_t[best]),
+        test=labels[best],
+        n=len(x),
+        n_a=int(np.count_nonzero(~c)),
+        n_b=int(np.count_nonzero(c)),
+        detectable_ns=float(LEAK_T * ses.min()) if len(ses) else math.inf,
+        distinct=len(np.unique(x)),
+        curve=[(int(n), float(v)) for n, v in zip(cuts, np.abs(curve_t).max(axis=0), strict=True)],
+        median_a=float(np.median(x[~c])) if (~c).any() else math.nan,
+        median_b=float(np.median(x[c])) if c.any() else math.nan,
+    )
+
+
+def leak_verdict(test: LeakTest) -> str:
+    """``leak`` (|t| > 4.5), ``no leak detected (N measurements, detectable ≥ X ns)``, or
+    ``inconclusive`` (too few measurements in a class, or a clock too coarse to tell)."""
+    if min(test.n_a, test.n_b) < LEAK_MIN_PER_CLASS or test.distinct < 3:
+        return "inconclusive"
+    if abs(test.t) > LEAK_T:
+        return "leak"
+    return f"no leak detected ({test.n} measurements, detectable ≥ {test.detectable_ns:.3g} ns)"
