@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from . import info, stored
+from .leak import leak
 from .run import run
 
 
@@ -18,7 +19,7 @@ def main():
     """Verified, statistically sound benchmarks of cryptographic primitives."""
 
 
-for _command in (*info.COMMANDS, run, *stored.COMMANDS):
+for _command in (*info.COMMANDS, run, *stored.COMMANDS, leak):
     main.add_command(_command)
 
 if __name__ == "__main__":
