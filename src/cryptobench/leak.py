@@ -25,7 +25,7 @@ from .store import Store
 
 CONTROLS = ("equal", "equal-ct")  # the runtime's early-exit equality and constant-time one
 CONTROL_LEN = 64
-TARGET_FAMILIES = {"aead": "open", "mac": "verify", "password-hash": "verify"}
+TARGET_FAMILIES = {"aead": "open", "password-hash": "verify"}
 PASSWORD_DIVISOR = 100  # password verify is ~10⁴× slower: that many times fewer measurements
 PASSWORD_MIN = 1000
 PASSWORD_LEN = 16
@@ -108,8 +108,8 @@ def plan_targets(live: list[Runtime], cat, req: LeakRequest) -> list[Target]:
                     params = {**prim.defaults(), **PASSWORD_PARAMS.get(pid, {})}
                     out.append(Target(rt, impl, pid, prim.family, op, pw_n, params))
                 elif prim.family == "aead":
-                    if op in offer.operations and offer.reuses_key:
-                        params = {**prim.defaults(), "fresh_context": False}
+                    if op in offer.operations:
+                        params = {**prim.defaults(), "fresh_context": not offer.reuses_key}
                         out.append(Target(rt, impl, pid, prim.family, op, req.measurements, params))
                 elif "mac" in offer.operations and pid == "hmac-sha256":
                     params = {"fresh_context": False}
@@ -219,7 +219,7 @@ def measure(t: Target, cat, req: LeakRequest) -> dict:
         got = t.runtime.request(
             "leak",
             req.timeout,
-            impl=t.impl.library if t.impl else None,
+            **({"impl": t.impl.library} if t.impl else {}),
             primitive=t.primitive,
             operation=t.operation,
             inputs=shared,
