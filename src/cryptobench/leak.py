@@ -37,6 +37,7 @@ PASSWORD_PARAMS = {
     "argon2d": {"t": 1, "m": 64, "p": 1},
 }
 NO_POWER = "no verdict: the early-exit control was not detected in this runtime (no power here)"
+NO_CONTROL = "no verdict: the early-exit control did not run in this runtime"
 DEFAULT_MEASUREMENTS = 100_000
 
 
@@ -285,7 +286,7 @@ def gate(cases: list[dict]) -> None:
                 continue
             if ctl.get("equal") != "leak":
                 c["leak"]["verdict_before_gate"] = c["leak"]["verdict"]
-                c["leak"]["verdict"] = NO_POWER
+                c["leak"]["verdict"] = NO_POWER if "equal" in ctl else NO_CONTROL
             elif ctl.get("equal-ct") == "leak":
                 c["flags"].append(
                     "the constant-time control was flagged too: a leak here may not be the call's"
