@@ -27,7 +27,7 @@ CONTROLS = ("equal", "equal-ct")  # the runtime's early-exit equality and consta
 CONTROL_LEN = 64
 TARGET_FAMILIES = {"aead": "open", "password-hash": "verify"}
 PASSWORD_DIVISOR = 100  # password verify is ~10⁴× slower: that many times fewer measurements
-PASSWORD_MIN = 1000
+PASSWORD_MIN = 2000
 PASSWORD_LEN = 16
 # cheapest parameters each library accepts: the leak is in the final comparison, not the cost
 PASSWORD_PARAMS = {
