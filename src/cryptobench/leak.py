@@ -336,6 +336,8 @@ def run(req: LeakRequest, console: Console) -> Outcome:
             cases, interrupted = [], True
             try:
                 for seq, t in enumerate(targets):
+                    if t.runtime.isolate:
+                        t.runtime.stop()  # JIT runtimes: a fresh process per case, as `run`
                     res = measure(t, cat, req)
                     cases.append(res)
                     gate(cases)  # controls come first in each runtime
