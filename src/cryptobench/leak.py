@@ -15,7 +15,7 @@ import numpy as np
 from rich.console import Console
 
 from . import catalog as catalog_mod
-from . import machine, plan, results, stats
+from . import machine, results, stats
 from .errors import UsageError
 from .inputs import _rng
 from .lock import RunLock

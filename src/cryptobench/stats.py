@@ -14,6 +14,7 @@ Every number a user sees is computed here (docs/methodology.md explains each):
 - the stop rule                                        :func:`should_stop`
 - the per-call / per-byte fit t(n) = a + b·n           :func:`fit_overhead`
 - unit conversions        :func:`throughput_mb_s`, :func:`cycles_per_byte`
+- timing leakage (dudect: Welch t over percentile crops)  :func:`leak_test`, :func:`leak_verdict`
 """
 
 from __future__ import annotations
@@ -366,8 +367,9 @@ def leak_test(ns, classes, points: int = 20) -> LeakTest:
     add). Reported: the t of largest magnitude, the count, and the smallest shift of the
     class means that the most sensitive test keeping at least half the measurements would
     have flagged (|t| = 4.5 at its standard error; heavier crops of integer-nanosecond times
-    can have almost no variance, and a shift of their mean says little). ``curve`` is max |t| over the tests at ``points`` growing prefixes of the
-    measurements, in the order they were taken: a real leak grows like √n, noise does not.
+    can have almost no variance, and a shift of their mean says little). ``curve`` is max
+    |t| over the tests at ``points`` growing prefixes of the measurements, in the order they
+    were taken: a real leak grows like √n, noise does not.
     Second-order (variance) tests are left out."""
     x = np.asarray(ns, dtype=float)
     c = np.asarray(classes, dtype=bool)

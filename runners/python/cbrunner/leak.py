@@ -54,9 +54,8 @@ def leak(dispatcher, req: dict) -> dict:
     """Time each call of the class ``order[i]``; ``ns`` is base64 of little-endian uint32."""
     order = _order(req)
     inputs, classes = req.get("inputs") or {}, req.get("classes")
-    if not isinstance(inputs, dict) or not (
-        isinstance(classes, list) and len(classes) == 2 and all(isinstance(c, dict) for c in classes)
-    ):
+    two = isinstance(classes, list) and len(classes) == 2
+    if not isinstance(inputs, dict) or not (two and all(isinstance(c, dict) for c in classes)):
         raise Fail("bad_request", "inputs must be an object and classes a list of two objects")
     calls = []
     for overrides in classes:

@@ -33,7 +33,7 @@ def params_label(params: dict) -> str:
 def tables(results: list[dict]) -> list[Table]:
     groups: dict[tuple, list[dict]] = {}
     for r in results:
-        if r.get("family") == "noop":
+        if r.get("family") == "noop" or r.get("operation") == "leak":
             continue
         key = (r["family"], r["operation"], json.dumps(r.get("params") or {}, sort_keys=True))
         groups.setdefault(key, []).append(r)
@@ -110,7 +110,8 @@ def fits(results: list[dict]) -> list[tuple[str, stats.Fit]]:
     more sizes, fast families only."""
     series: dict[tuple, list[dict]] = {}
     for r in results:
-        if r["status"] == "ok" and r.get("family") not in SLOW and r.get("family") != "noop":
+        fast = r.get("family") not in SLOW and r.get("family") != "noop"
+        if r["status"] == "ok" and fast and r.get("operation") != "leak":
             label = f"{r['primitive']} {r['operation']}"
             extra = params_label(r.get("params") or {})
             key = (f"{label}{' ' + extra if extra else ''}  {r['implementation']}",)

@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from . import layout
+from . import leak as leak_report
 
 
 def render(
@@ -51,9 +52,19 @@ def render(
         console.print(
             "runner overhead (noop, ns per call): " + ", ".join(f"{rt} {ns:.0f}" for rt, ns in noop)
         )
+    leak_rows = leak_report.rows(results)
+    if leak_rows:
+        table = RichTable(title="timing leakage (dudect)", title_justify="left")
+        for col in (*leak_report.COLUMNS, "|t| vs measurements"):
+            table.add_column(col, overflow="fold")
+        for row in leak_rows:
+            table.add_row(*row.cells(), row.curve)
+        console.print(table)
+        console.print(leak_report.NOTE, markup=False, highlight=False)
     for case, reason in layout.problems(results):
         console.print(f"[red]FAILED[/red] {case}: {reason}", markup=True, highlight=False)
-    console.print(layout.method_note(doc), markup=False, highlight=False)
+    if len(leak_rows) < len(results):
+        console.print(layout.method_note(doc), markup=False, highlight=False)
     if any(r.get("flags") for r in results):
         console.print(
             "? = noisy or imprecise result: `cryptobench show RUN --format json` lists its flags"
