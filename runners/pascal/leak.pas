@@ -59,7 +59,13 @@ var
   T: int64;
 begin
   Prim := FieldString(Request, 'primitive');
-  Order := DecodeStringBase64(FieldString(Request, 'order'), True);
+  Raw := FieldString(Request, 'order');
+  try
+    Order := DecodeStringBase64(Raw, True);
+  except
+    on E: Exception do
+      Fail('bad_request', 'order is not base64');
+  end;
   if Order = '' then
     Fail('bad_request', 'order must be non-empty base64');
   for I := 1 to Length(Order) do
