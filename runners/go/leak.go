@@ -7,11 +7,8 @@ import (
 	"bytes"
 	"crypto/subtle"
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"math"
-	"time"
 )
 
 // controlCase: the language's equality (bytes.Equal, early exit) and its constant-time
@@ -108,20 +105,7 @@ func runLeak(libs []*library, req request) (any, error) {
 			outcomes[c] = kindAuthFailed
 		}
 	}
-	ns := make([]byte, 4*len(order))
-	for i, c := range order {
-		run := calls[c].run
-		start := time.Now()
-		out, _ := run()
-		d := time.Since(start).Nanoseconds()
-		if d > math.MaxUint32 {
-			d = math.MaxUint32
-		}
-		binary.LittleEndian.PutUint32(ns[4*i:], uint32(d))
-		if len(out) > 0 {
-			sink ^= out[0]
-		}
-	}
+	ns := timeSingleCalls(calls, order)
 	return map[string]any{
 		"outcomes": outcomes,
 		"ns":       base64.StdEncoding.EncodeToString(ns),

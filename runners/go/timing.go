@@ -1,6 +1,10 @@
 package main
 
-import "time"
+import (
+	"encoding/binary"
+	"math"
+	"time"
+)
 
 // sink receives one byte of every output, so no call can be optimised away.
 var sink byte
@@ -31,4 +35,24 @@ func timeBatches(pc prepared, iterations, batches int) ([]sample, error) {
 		samples = append(samples, sample{Iterations: iterations, NS: time.Since(start).Nanoseconds()})
 	}
 	return samples, nil
+}
+
+// timeSingleCalls times one call of calls[order[i]] per measurement (the leak request):
+// little-endian uint32 nanoseconds; a failed call (a bad tag) is the expected outcome.
+func timeSingleCalls(calls [2]prepared, order []byte) []byte {
+	ns := make([]byte, 4*len(order))
+	for i, c := range order {
+		run := calls[c].run
+		start := time.Now()
+		out, _ := run()
+		d := time.Since(start).Nanoseconds()
+		if d > math.MaxUint32 {
+			d = math.MaxUint32
+		}
+		binary.LittleEndian.PutUint32(ns[4*i:], uint32(d))
+		if len(out) > 0 {
+			sink ^= out[0]
+		}
+	}
+	return ns
 }

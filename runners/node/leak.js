@@ -5,9 +5,9 @@
 import { timingSafeEqual } from "node:crypto";
 import { prepare } from "./operations.js";
 import { badRequest, checkWork, decodeInputs, toHex } from "./protocol.js";
+import { timeSingleCalls } from "./timing.js";
 
 const CLOCK = "process.hrtime.bigint";
-let sink = 0;
 
 // The language's equality (Buffer.equals: early-exit memcmp) and its
 // constant-time counterpart (crypto.timingSafeEqual); output 01 / 00.
@@ -42,10 +42,6 @@ async function outcome(op) {
   }
 }
 
-function first(out) {
-  return typeof out === "string" ? out.charCodeAt(0) | 0 : out[0] | 0;
-}
-
 export async function leak(findRow, libraries, req) {
   const order = decodeOrder(req);
   if (!Array.isArray(req.classes) || req.classes.length !== 2) {
@@ -65,27 +61,8 @@ export async function leak(findRow, libraries, req) {
     }
   }
   const outcomes = [await outcome(ops[0]), await outcome(ops[1])];
-  const ns = new Uint32Array(order.length);
-  const anyAsync = ops.some((op) => op.async);
-  for (let i = 0; i < order.length; i++) {
-    const call = ops[order[i]].call;
-    let out = null;
-    const t0 = process.hrtime.bigint();
-    try {
-      out = anyAsync ? await call() : call();
-    } catch {
-      out = null;
-    }
-    const t1 = process.hrtime.bigint();
-    const d = t1 - t0;
-    ns[i] = d > 0xffffffffn ? 0xffffffff : Number(d);
-    if (out !== null) sink = (sink + first(out)) | 0;
-  }
+  const ns = await timeSingleCalls(ops, order);
   const le = Buffer.alloc(4 * order.length);
   for (let i = 0; i < ns.length; i++) le.writeUInt32LE(ns[i], 4 * i);
   return { outcomes, ns: le.toString("base64"), clock: CLOCK };
-}
-
-export function leakSink() {
-  return sink;
 }

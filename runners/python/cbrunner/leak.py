@@ -6,15 +6,12 @@ from __future__ import annotations
 import base64
 import binascii
 import hmac
-import sys
-import time
-from array import array
 from collections.abc import Callable
 
 from cbrunner.protocol import AuthFailed, Fail, hex_input
+from cbrunner.timing import time_single_calls
 
 CLOCK = "time.perf_counter_ns"
-U32_MAX = 0xFFFFFFFF
 
 
 def _controls(primitive: str, inputs: dict) -> Callable | None:
@@ -66,25 +63,4 @@ def leak(dispatcher, req: dict) -> dict:
             _, call = dispatcher._calls(sub)
         calls.append(call)
     outcomes = [_outcome(c) for c in calls]
-    return {"outcomes": outcomes, "ns": _time(calls, order), "clock": CLOCK}
-
-
-def _time(calls: list[Callable], order: bytes) -> str:
-    clock = time.perf_counter_ns
-    ns = array("I", bytes(4 * len(order)))
-    sink = 0
-    for i, c in enumerate(order):
-        call = calls[c]
-        t0 = clock()
-        try:
-            out = call()
-        except AuthFailed:
-            out = b""
-        t1 = clock()
-        ns[i] = min(t1 - t0, U32_MAX)
-        sink ^= out[0] if out else 0
-    if sink == 256:  # never true: keeps the outputs alive
-        raise Fail("internal", "sink")
-    if sys.byteorder != "little":
-        ns.byteswap()
-    return base64.b64encode(ns.tobytes()).decode()
+    return {"outcomes": outcomes, "ns": time_single_calls(calls, order), "clock": CLOCK}

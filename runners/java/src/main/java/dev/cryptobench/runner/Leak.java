@@ -15,9 +15,6 @@ import java.util.Base64;
  * with System.nanoTime per measurement, in the order the orchestrator sends. No policy.
  */
 final class Leak {
-  /** Every output's first byte ends up here, so the JIT cannot drop the work. */
-  static volatile int sink;
-
   /** Sets a library operation up from a request (Main's resolve + prepare). */
   interface Prepare {
     Op prepare(Request request) throws Exception;
@@ -78,7 +75,7 @@ final class Leak {
           control ? control(primitive, merged) : prepare.prepare(Request.parse(request.id, sub));
       outcomes.add(outcome(ops[c], request.operation()));
     }
-    int[] ns = time(ops, order);
+    int[] ns = Bench.single(ops, order);
     ByteBuffer le = ByteBuffer.allocate(4 * ns.length).order(ByteOrder.LITTLE_ENDIAN);
     for (int v : ns) {
       le.putInt(v);
@@ -122,25 +119,5 @@ final class Leak {
       }
       return "auth_failed";
     }
-  }
-
-  /** One call per measurement, each timed alone; a failed call (a bad tag) is its outcome. */
-  private static int[] time(Op[] ops, byte[] order) {
-    int[] ns = new int[order.length];
-    int acc = 0;
-    for (int i = 0; i < order.length; i++) {
-      Op op = ops[order[i]];
-      long start = System.nanoTime();
-      try {
-        byte[] out = op.call();
-        acc += out.length == 0 ? 0 : out[0];
-      } catch (Exception e) {
-        acc++;
-      }
-      long d = System.nanoTime() - start;
-      ns[i] = (int) Math.min(d, 0xFFFFFFFFL);
-    }
-    sink += acc;
-    return ns;
   }
 }
