@@ -53,7 +53,7 @@ def test_identical_not_detected_and_detectable_size_reported():
 
 def test_inconclusive_when_too_few_or_too_coarse():
     rng = np.random.default_rng(5)
-    ns, classes = _sample(rng, 600)
+    ns, classes = _sample(rng, 600)  # about 300 per class
     assert stats.leak_verdict(stats.leak_test(ns, classes)) == "inconclusive"
     coarse = np.where(rng.random(10_000) < 0.5, 1000.0, 2000.0)
     assert stats.leak_verdict(stats.leak_test(coarse, rng.integers(0, 2, 10_000))) == "inconclusive"

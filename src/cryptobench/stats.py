@@ -322,7 +322,7 @@ def ratio_ci(a, b, confidence: float = CONFIDENCE) -> tuple[float, float, float]
 # -- timing leakage (dudect) -------------------------------------------------------------
 LEAK_T = 4.5  # dudect's threshold on |t| (Reparaz, Balasch, Verbauwhede, DATE 2017)
 LEAK_CROPS = 100  # dudect's number of percentile crops
-LEAK_MIN_PER_CLASS = 500  # fewer measurements in a class: inconclusive
+LEAK_MIN_PER_CLASS = 400  # fewer measurements in a class: inconclusive
 
 
 def leak_thresholds(ns) -> np.ndarray:
@@ -377,25 +377,28 @@ def leak_test(ns, classes, points: int = 20) -> LeakTest:
         raise ValueError("leak_test needs as many classes as measurements, at least 2")
     centre = float(np.median(x))
     y = x - centre  # sums of squares stay accurate
-    thresholds = np.concatenate(([np.inf], leak_thresholds(x) - centre))
+    crops = leak_thresholds(x) - centre  # ascending
     labels = ["all"] + [
         f"crop p{100 * (1 - 0.5 ** (10 * (i + 1) / LEAK_CROPS)):.1f}" for i in range(LEAK_CROPS)
     ]
     cuts = np.unique(np.linspace(0, len(x), points + 1).astype(int)[1:])
-    starts = np.concatenate(([0], cuts[:-1]))
-    y2 = y * y
-    curve_t = np.zeros((len(thresholds), len(cuts)))
-    final_t = np.zeros(len(thresholds))
-    final_se = np.zeros(len(thresholds))
-    for k, thr in enumerate(thresholds):
-        keep = y <= thr
-        sums = []
-        for cls in (~c, c):
-            m = keep & cls
-            for v in (m.astype(float), np.where(m, y, 0.0), np.where(m, y2, 0.0)):
-                sums.append(np.cumsum(np.add.reduceat(v, starts)))
-        t, se = _welch_from_sums(*sums)
-        curve_t[k], final_t[k], final_se[k] = t, t[-1], se[-1]
+    # One pass: each measurement's (prefix segment, class, crop bucket) cell gets its count,
+    # sum and sum of squares; crop k keeps buckets 0..k (y ≤ its threshold), "all" every one.
+    nb = LEAK_CROPS + 1
+    bucket = np.searchsorted(crops, y, side="left")
+    segment = np.searchsorted(cuts, np.arange(len(x)), side="right")
+    cell = (segment * 2 + c) * nb + bucket
+    size = len(cuts) * 2 * nb
+    grids = [
+        np.bincount(cell, weights=w, minlength=size).reshape(len(cuts), 2, nb)
+        for w in (None, y, y * y)
+    ]
+    grids = [g.cumsum(axis=0).cumsum(axis=2) for g in grids]  # prefixes × crops
+    order_ = [LEAK_CROPS, *range(LEAK_CROPS)]  # "all" first, then the crops
+    n, sm, sq = (g[:, :, order_] for g in grids)  # (prefix, class, test)
+    t, se = _welch_from_sums(n[:, 0], sm[:, 0], sq[:, 0], n[:, 1], sm[:, 1], sq[:, 1])
+    curve_t = t.T  # (test, prefix)
+    final_t, final_se = t[-1], se[-1]
     best = int(np.argmax(np.abs(final_t)))
     kept = np.concatenate(([1.0], 1.0 - 0.5 ** (10.0 * (np.arange(LEAK_CROPS) + 1) / LEAK_CROPS)))
     ses = final_se[(final_se > 0) & (kept >= 0.5)]  # tests on at least half the data
