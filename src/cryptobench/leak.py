@@ -305,8 +305,9 @@ def gate(cases: list[dict]) -> None:
         mine = [c for c in cases if c["runtime"] == rt and c["status"] == "ok"]
         ctl = {c["primitive"]: c["leak"]["verdict"] for c in mine if c["family"] == "control"}
         for c in mine:
-            if c["family"] == "control":
+            if c["family"] == "control" or c["leak"].get("gated"):
                 continue
+            c["leak"]["gated"] = True  # once: the controls come first in each runtime
             if ctl.get("equal") != "leak":
                 c["leak"]["verdict_before_gate"] = c["leak"]["verdict"]
                 c["leak"]["verdict"] = NO_POWER if "equal" in ctl else NO_CONTROL
