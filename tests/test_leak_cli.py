@@ -99,3 +99,32 @@ def test_gate_is_applied_once():
     leak.gate(cases)
     leak.gate(cases)
     assert cases[1]["leak"]["verdict_before_gate"] == "leak"
+
+
+def test_html_report_has_an_escaped_leak_section():
+    from cryptobench.report import html
+
+    case = {
+        "runtime": "x",
+        "implementation": "x/<script>alert(1)</script>",
+        "primitive": "aes-128-gcm",
+        "family": "aead",
+        "operation": "leak",
+        "size": 0,
+        "params": {},
+        "status": "ok",
+        "error": None,
+        "n_samples": 1000,
+        "flags": [],
+        "leak": {
+            "target": "open",
+            "t": 6.0,
+            "detectable_ns": 2.0,
+            "verdict": "leak",
+            "curve": [[500, 3.0], [1000, 6.0]],
+        },
+    }
+    doc = {"schema": "cryptobench/results/v2", "run": {"id": "r1"}, "machine": {}}
+    page = html.render({**doc, "results": [case]})
+    assert '<section id="leak">' in page and "<polyline" in page
+    assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)" in page

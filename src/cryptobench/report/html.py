@@ -25,7 +25,7 @@ import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
 from ..compare import run_labels
-from . import html_charts, html_tables
+from . import html_charts, html_leak, html_tables
 from .html_charts import Run, esc
 
 FAMILY_NAMES = {
@@ -143,7 +143,7 @@ def render(docs, title: str | None = None, **_) -> str:
     """The report of one results document or a list of them."""
     docs = [docs] if isinstance(docs, dict) else list(docs)
     labels = run_labels(docs)
-    runs = [Run(i, labels[i], doc) for i, doc in enumerate(docs)]
+    runs = [Run(i, labels[i], html_leak.without_leak(doc)) for i, doc in enumerate(docs)]
     charts = html_charts.charts(runs)
     data = {
         "template": pio.templates["plotly_white"].to_plotly_json(),
@@ -168,6 +168,7 @@ def render(docs, title: str | None = None, **_) -> str:
 <noscript><p class="cb-warning">Charts and table sorting need JavaScript;
 the tables below are complete without it.</p></noscript>
 {body(runs, charts)}
+{html_leak.section(docs, labels)}
 <script type="application/json" id="cb-data">{json_for_script(data)}</script>
 <script type="text/plain" id="cb-datatables">{dt_b64}</script>
 <script>{plotly_js}</script>
