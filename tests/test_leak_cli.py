@@ -52,6 +52,7 @@ def test_leak_runs_stores_and_shows():
     [
         (["--primitive", "nope"], "valid:"),
         (["--measurements", "10"], "--measurements"),
+        (["--control-bytes", "1"], "--control-bytes"),
         (["--runtime", "nope"], "valid:"),
         (["--runtime", "python", "--impl", "python/nope"], "valid:"),
     ],

@@ -51,6 +51,7 @@ class LeakRequest:
     impls: list[str] = field(default_factory=list)
     primitives: list[str] = field(default_factory=list)
     measurements: int = DEFAULT_MEASUREMENTS
+    control_bytes: int = CONTROL_LEN
     seed: int = 0
     timeout: float = 120.0
     wait: bool = False
@@ -65,6 +66,7 @@ class Target:
     operation: str  # what is timed: compare, open, verify
     measurements: int
     params: dict = field(default_factory=dict)
+    size: int = 0  # the controls' input length
 
     @property
     def impl_id(self) -> str:
@@ -96,6 +98,8 @@ def plan_targets(live: list[Runtime], cat, req: LeakRequest) -> list[Target]:
     for rt in live:
         n_ctl = req.measurements * CONTROL_FACTOR
         out += [Target(rt, None, c, "control", "compare", n_ctl) for c in CONTROLS]
+        for ctl in out[-2:]:
+            ctl.size = req.control_bytes
         for impl in rt.implementations:
             if req.impls and impl.id not in req.impls:
                 continue
@@ -131,8 +135,9 @@ def classes_for(t: Target, cat, seed: int, timeout: float) -> tuple[dict, list[d
     """(shared inputs, [class A overrides, class B overrides], expected outcomes)."""
     rng = _rng(seed, "leak", t.primitive)
     if t.family == "control":
-        a = rng.randbytes(CONTROL_LEN).hex()
-        return {"a": a}, [{"b": _flip(a, 0)}, {"b": _flip(a, CONTROL_LEN - 1)}], "00"
+        size = t.size or CONTROL_LEN
+        a = rng.randbytes(size).hex()
+        return {"a": a}, [{"b": _flip(a, 0)}, {"b": _flip(a, size - 1)}], "00"
     prim = cat.get(t.primitive)
     ask = t.runtime.request
     if t.family == "aead":
@@ -189,7 +194,7 @@ def _case(t: Target, req: LeakRequest) -> dict:
         "primitive": t.primitive,
         "family": t.family,
         "operation": "leak",
-        "size": CONTROL_LEN if t.family == "control" else 0,
+        "size": t.size,
         "params": t.params,
         "security_status": "",
         "code_path": impl.code_path if impl else "",

@@ -26,6 +26,13 @@ from .common import DB_HELP, FORMATS, err, guarded, output
     show_default=True,
     help="single calls timed per case (password verify: 1/100 of it, at least 1000)",
 )
+@click.option(
+    "--control-bytes",
+    type=click.IntRange(2, 1 << 20),
+    default=leak_mod.CONTROL_LEN,
+    show_default=True,
+    help="input length of the two equality controls",
+)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table")
 @click.option("--output", "output_path", default=None, help="write the report here")
 @click.option("--db", type=click.Path(dir_okay=False), default=None, help=DB_HELP)
@@ -43,6 +50,7 @@ def leak(fmt, output_path, **opts):
         impls=list(opts["impls"]),
         primitives=list(opts["primitives"]),
         measurements=opts["measurements"],
+        control_bytes=opts["control_bytes"],
         seed=opts["seed"] if opts["seed"] is not None else random.SystemRandom().randrange(1 << 31),
         timeout=opts["timeout"],
         wait=opts["wait"],
