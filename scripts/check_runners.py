@@ -2,7 +2,8 @@
 """Check every runner — `make test`.
 
 1. The skeleton (docs/adding-a-runner.md): each runner folder has a file for each role, its
-   library code only in its lib_ files, and the clock read only in its timing file.
+   library code only in its lib_ files (and its leak file: the runtime's own equality
+   controls and base64), and the clock read only in its timing file.
 2. Each runner's [setup] check command (formatter/linter in check mode). A runner whose
    toolchain is missing is skipped with a one-line reason.
 
@@ -42,6 +43,7 @@ class Skeleton:
     clock: str  # regex: a clock read (allowed in the timing file only)
     library: str  # regex: a library import or call (allowed in lib files only)
     skip: str = r"$^"  # regex: source paths not checked (tests)
+    leak: str = ""  # the leak request's file: library calls allowed (the controls), no clock
     flags: int = re.MULTILINE
 
 
@@ -53,6 +55,7 @@ _JAVA = "src/main/java/dev/cryptobench/runner/"
 
 SKELETONS: dict[str, Skeleton] = {
     "c": Skeleton(
+        leak="src/leak.c",
         roles=_roles("src/{}.c"),
         lib=r"src/lib_\w+\.[ch]",
         sources=("src/*.c", "src/*.h"),
@@ -63,6 +66,7 @@ SKELETONS: dict[str, Skeleton] = {
         r"xxh_x86dispatch|mhash|rhash)",
     ),
     "cpp": Skeleton(
+        leak="src/leak.cpp",
         roles=_roles("src/{}.cpp"),
         lib=r"src/lib_\w+\.[ch]pp",
         sources=("src/*.cpp", "src/*.hpp"),
@@ -72,6 +76,7 @@ SKELETONS: dict[str, Skeleton] = {
         library=r"^\s*#\s*include\s*<(?:botan/|cryptopp/|openssl/|sodium)",
     ),
     "go": Skeleton(
+        leak="leak.go",
         roles=_roles("{}.go"),
         lib=r"lib_\w+\.go",
         sources=("*.go",),
@@ -86,6 +91,7 @@ SKELETONS: dict[str, Skeleton] = {
         skip=r".*_test\.go",
     ),
     "java": Skeleton(
+        leak=_JAVA + "Leak.java",
         roles=_roles(
             _JAVA + "{}.java",
             main=_JAVA + "Main.java",
@@ -105,6 +111,7 @@ SKELETONS: dict[str, Skeleton] = {
         r"java\.util\.zip)\.[\w.]*(?<!Exception);",
     ),
     "node": Skeleton(
+        leak="leak.js",
         roles=_roles("{}.js", main="runner.mjs", registry="libraries.js"),
         lib=r"lib_\w+\.js",
         sources=("*.js", "*.mjs"),
@@ -115,6 +122,7 @@ SKELETONS: dict[str, Skeleton] = {
         r"@noble/[^\"']*|bcryptjs)[\"']",
     ),
     "pascal": Skeleton(
+        leak="leak.pas",
         # dispatch and hello are still part of runner.pas (not split yet).
         roles=_roles("{}.pas", main="runner.pas", dispatch="runner.pas", hello="runner.pas"),
         lib=r"lib_\w+\.pas",
@@ -127,6 +135,7 @@ SKELETONS: dict[str, Skeleton] = {
         flags=re.MULTILINE | re.IGNORECASE,
     ),
     "php": Skeleton(
+        leak="leak.php",
         roles=_roles("{}.php", main="runner.php"),
         lib=r"lib_\w+\.php",
         sources=("*.php",),
@@ -136,6 +145,7 @@ SKELETONS: dict[str, Skeleton] = {
         library=r"\b(?:hash(?:_\w+)?|openssl_\w+|sodium_\w+|password_\w+|crc32|md5|sha1)\s*\(",
     ),
     "python": Skeleton(
+        leak="cbrunner/leak.py",
         roles=_roles("cbrunner/{}.py", main="runner.py"),
         lib=r"lib_\w+\.py",
         sources=("*.py", "cbrunner/*.py"),
@@ -147,6 +157,7 @@ SKELETONS: dict[str, Skeleton] = {
         r"cryptography|argon2|bcrypt|blake3|google_crc32c|xxhash|nacl)\b",
     ),
     "rust": Skeleton(
+        leak="src/leak.rs",
         roles=_roles("src/{}.rs"),
         lib=r"src/lib_\w+\.rs",
         sources=("src/*.rs",),
@@ -202,7 +213,7 @@ def check_folder(folder: Path, sk: Skeleton) -> list[str]:
         if re.fullmatch(sk.skip, rel[path]):
             continue
         code = _blank(sk.comments, path.read_text(encoding="utf-8", errors="replace"), sk.flags)
-        if path not in libs:
+        if path not in libs and rel[path] != sk.leak:
             for line, what in _hits(library, code, sk.flags):
                 problems.append(
                     f"{name}/{rel[path]}:{line}: library code outside lib_ files: {what}"

@@ -37,6 +37,8 @@ func handle(libs []*library, req request) (any, error) {
 		return hello(libs), nil
 	case "compute", "bench":
 		return runCase(libs, req, op == "bench")
+	case "leak":
+		return runLeak(libs, req)
 	}
 	return nil, errorf(kindBadRequest, "unknown op %q", op)
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/binary"
+	"math"
 	"sync"
 	"time"
 )
@@ -64,3 +66,23 @@ func timeThread(pc prepared, iterations, batches int) ([]sample, error) {
 
 // sinkMu guards sink against the goroutines of a threaded bench.
 var sinkMu sync.Mutex
+
+// timeSingleCalls times one call of calls[order[i]] per measurement (the leak request):
+// little-endian uint32 nanoseconds; a failed call (a bad tag) is the expected outcome.
+func timeSingleCalls(calls [2]prepared, order []byte) []byte {
+	ns := make([]byte, 4*len(order))
+	for i, c := range order {
+		run := calls[c].run
+		start := time.Now()
+		out, _ := run()
+		d := time.Since(start).Nanoseconds()
+		if d > math.MaxUint32 {
+			d = math.MaxUint32
+		}
+		binary.LittleEndian.PutUint32(ns[4*i:], uint32(d))
+		if len(out) > 0 {
+			sink ^= out[0]
+		}
+	}
+	return ns
+}

@@ -2,6 +2,7 @@
 
 import { digest } from "./entries.js";
 import { hello } from "./hello.js";
+import { leak } from "./leak.js";
 import { prepare } from "./operations.js";
 import {
   badRequest,
@@ -57,6 +58,8 @@ async function answer(libraries, id, req) {
     case "compute":
     case "bench":
       return work(libraries, req);
+    case "leak":
+      return leak(findRow, libraries, req);
     default:
       throw badRequest(`unknown op ${JSON.stringify(req.op)}`);
   }

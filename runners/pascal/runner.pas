@@ -5,7 +5,7 @@ program runner;
 {$mode objfpc}{$H+}{$macro on}
 
 uses
-  SysUtils, fpjson, cpu, protocol, msggen, registry, timing, lib_fpchash, lib_paszlib, lib_openssl;
+  SysUtils, fpjson, cpu, protocol, msggen, registry, timing, lib_fpchash, lib_paszlib, lib_openssl, leak;
 
 {$ifndef BUILDFLAGS}
   {$define BUILDFLAGS:='unknown (not built by the Makefile)'}
@@ -184,6 +184,8 @@ begin
     Result := Compute(Request)
   else if Op = 'bench' then
     Result := Bench(Request)
+  else if Op = 'leak' then
+    Result := LeakRequest(Request)
   else
   begin
     Fail('bad_request', 'unknown op "' + Op + '"');

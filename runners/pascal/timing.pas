@@ -17,7 +17,13 @@ type
     Output: PByte;
   end;
 
+  { A comparison of N bytes, C calling convention (CRYPTO_memcmp's). }
+  TCompareFn = function(A, B: Pointer; N: PtrUInt): longint; cdecl;
+
 function MonotonicNs: int64;
+{ One timed comparison (the leak request) on libc's clock_gettime, which reads
+  the vDSO: tens of ns, where the syscall above costs hundreds. }
+function TimeCompare(Cmp: TCompareFn; A, B: Pointer; N: PtrUInt): int64;
 function TimeBatches(const Call: TBenchCall; Iterations, Batches: int64;
   out Ok: boolean): TJSONArray;
 
@@ -38,6 +44,21 @@ var
 begin
   clock_gettime(CLOCK_MONOTONIC, @Ts);
   Result := int64(Ts.tv_sec) * 1000000000 + Ts.tv_nsec;
+end;
+
+function LibcClockGettime(Clk: longint; Ts: PTimeSpec): longint; cdecl;
+  external 'c' name 'clock_gettime';
+
+function TimeCompare(Cmp: TCompareFn; A, B: Pointer; N: PtrUInt): int64;
+var
+  T0, T1: TTimeSpec;
+  R: longint;
+begin
+  LibcClockGettime(CLOCK_MONOTONIC, @T0);
+  R := Cmp(A, B, N);
+  LibcClockGettime(CLOCK_MONOTONIC, @T1);
+  Sink := Sink xor byte(R);
+  Result := (int64(T1.tv_sec) - int64(T0.tv_sec)) * 1000000000 + (T1.tv_nsec - T0.tv_nsec);
 end;
 
 function TimeBatch(const Call: TBenchCall; Iterations: int64; var Ok: boolean): int64;

@@ -23,11 +23,12 @@ final class Dispatcher
             'hello' => hello(array_values($this->libs)),
             'compute' => ['output' => ($this->job($req)->once)()],
             'bench' => run_bench($this->job($req), self::positive($req, 'iterations'), self::positive($req, 'batches')),
-            default => throw bad_request('op must be hello, compute or bench'),
+            'leak' => run_leak($this, $req),
+            default => throw bad_request('op must be hello, compute, bench or leak'),
         };
     }
 
-    private function job(stdClass $req): Job
+    public function job(stdClass $req): Job
     {
         foreach (['primitive', 'operation'] as $field) {
             if (!is_string($req->$field ?? null)) {

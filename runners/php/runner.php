@@ -15,6 +15,7 @@ require __DIR__ . '/registry.php';
 require __DIR__ . '/timing.php';
 require __DIR__ . '/hello.php';
 require __DIR__ . '/dispatch.php';
+require __DIR__ . '/leak.php';
 
 // Library files load before the error handler below, as they always have.
 $dispatcher = new Dispatcher(...libraries());

@@ -46,3 +46,29 @@ function per_call_job(Closure $op): Job
         return $out ?? '';
     });
 }
+
+/**
+ * The leak request's measurements: one call of `$loops[$class]` (a Job loop of 1) per byte
+ * of `$order`, each timed alone; nanoseconds, capped at 2^32 - 1.
+ *
+ * @param list<Closure> $loops
+ * @return list<int>
+ */
+function time_single_calls(array $loops, string $order): array
+{
+    $ns = [];
+    $n = strlen($order);
+    for ($i = 0; $i < $n; ++$i) {
+        $loop = $loops[ord($order[$i])];
+        $t0 = hrtime(true);
+        try {
+            $out = $loop(1);
+        } catch (ProtocolError) {
+            $out = '';
+        }
+        $d = hrtime(true) - $t0;
+        Sink::keep($out);
+        $ns[] = $d > 0xFFFFFFFF ? 0xFFFFFFFF : $d;
+    }
+    return $ns;
+}

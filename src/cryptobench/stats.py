@@ -15,6 +15,7 @@ Every number a user sees is computed here (docs/methodology.md explains each):
 - the per-call / per-byte fit t(n) = a + b·n           :func:`fit_overhead`
 - unit conversions        :func:`throughput_mb_s`, :func:`cycles_per_byte`
 - N processes (or threads) at once: aggregate and scaling      :func:`scaling`
+- timing leakage (dudect: Welch t over percentile crops)  :func:`leak_test`, :func:`leak_verdict`
 """
 
 from __future__ import annotations
@@ -371,3 +372,110 @@ def overlap(spans) -> float:
     starts, ends = [s for s, _ in spans], [e for _, e in spans]
     whole = max(ends) - min(starts)
     return (min(ends) - max(starts)) / whole if whole > 0 else 1.0
+
+
+# -- timing leakage (dudect) -------------------------------------------------------------
+LEAK_T = 4.5  # dudect's threshold on |t| (Reparaz, Balasch, Verbauwhede, DATE 2017)
+LEAK_CROPS = 100  # dudect's number of percentile crops
+LEAK_MIN_PER_CLASS = 400  # fewer measurements in a class: inconclusive
+
+
+def leak_thresholds(ns) -> np.ndarray:
+    """dudect's crop thresholds: the percentiles 1 − 0.5^(10·(i+1)/100), i = 0…99, of the
+    measurements (dudect takes them from a first batch; here from all of them)."""
+    q = 1.0 - 0.5 ** (10.0 * (np.arange(LEAK_CROPS) + 1) / LEAK_CROPS)
+    return np.quantile(np.asarray(ns, dtype=float), q)
+
+
+def _welch_from_sums(n0, s0, q0, n1, s1, q1):
+    """Welch's t and its standard error from counts, sums and sums of squares (arrays)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        m0, m1 = s0 / n0, s1 / n1
+        v0 = (q0 - n0 * m0**2) / (n0 - 1)
+        v1 = (q1 - n1 * m1**2) / (n1 - 1)
+        se = np.sqrt(np.maximum(v0, 0) / n0 + np.maximum(v1, 0) / n1)
+        t = (m1 - m0) / se
+    t = np.where((n0 > 1) & (n1 > 1) & (se > 0), t, 0.0)
+    return t, se
+
+
+@dataclass(frozen=True)
+class LeakTest:
+    """The dudect tests of one leak case: all measurements, then each percentile crop."""
+
+    t: float  # the t of largest magnitude over the tests (class B minus class A)
+    test: str  # which test gave it: "all" or "crop p<q>"
+    n: int  # measurements (both classes)
+    n_a: int
+    n_b: int
+    detectable_ns: float  # smallest mean shift giving |t| = LEAK_T in a test on ≥ half the data
+    distinct: int  # distinct time values: a clock too coarse shows few
+    curve: list  # [(measurements so far, max |t| so far)]
+    median_a: float
+    median_b: float
+
+
+def leak_test(ns, classes, points: int = 20) -> LeakTest:
+    """Welch's t-test between the classes' single-call times, on all measurements and after
+    each of dudect's percentile crops (a crop keeps the measurements below a threshold of
+    the pooled distribution, removing the long upper tail that interrupts and preemption
+    add). Reported: the t of largest magnitude, the count, and the smallest shift of the
+    class means that the most sensitive test keeping at least half the measurements would
+    have flagged (|t| = 4.5 at its standard error; heavier crops of integer-nanosecond times
+    can have almost no variance, and a shift of their mean says little). ``curve`` is max
+    |t| over the tests at ``points`` growing prefixes of the measurements, in the order they
+    were taken: a real leak grows like √n, noise does not.
+    Second-order (variance) tests are left out."""
+    x = np.asarray(ns, dtype=float)
+    c = np.asarray(classes, dtype=bool)
+    if x.shape != c.shape or len(x) < 2:
+        raise ValueError("leak_test needs as many classes as measurements, at least 2")
+    centre = float(np.median(x))
+    y = x - centre  # sums of squares stay accurate
+    crops = leak_thresholds(x) - centre  # ascending
+    labels = ["all"] + [
+        f"crop p{100 * (1 - 0.5 ** (10 * (i + 1) / LEAK_CROPS)):.1f}" for i in range(LEAK_CROPS)
+    ]
+    cuts = np.unique(np.linspace(0, len(x), points + 1).astype(int)[1:])
+    # One pass: each measurement's (prefix segment, class, crop bucket) cell gets its count,
+    # sum and sum of squares; crop k keeps buckets 0..k (y ≤ its threshold), "all" every one.
+    nb = LEAK_CROPS + 1
+    bucket = np.searchsorted(crops, y, side="left")
+    segment = np.searchsorted(cuts, np.arange(len(x)), side="right")
+    cell = (segment * 2 + c) * nb + bucket
+    size = len(cuts) * 2 * nb
+    grids = [
+        np.bincount(cell, weights=w, minlength=size).reshape(len(cuts), 2, nb)
+        for w in (None, y, y * y)
+    ]
+    grids = [g.cumsum(axis=0).cumsum(axis=2) for g in grids]  # prefixes × crops
+    order_ = [LEAK_CROPS, *range(LEAK_CROPS)]  # "all" first, then the crops
+    n, sm, sq = (g[:, :, order_] for g in grids)  # (prefix, class, test)
+    t, se = _welch_from_sums(n[:, 0], sm[:, 0], sq[:, 0], n[:, 1], sm[:, 1], sq[:, 1])
+    curve_t = t.T  # (test, prefix)
+    final_t, final_se = t[-1], se[-1]
+    best = int(np.argmax(np.abs(final_t)))
+    kept = np.concatenate(([1.0], 1.0 - 0.5 ** (10.0 * (np.arange(LEAK_CROPS) + 1) / LEAK_CROPS)))
+    ses = final_se[(final_se > 0) & (kept >= 0.5)]  # tests on at least half the data
+    return LeakTest(
+        t=float(final_t[best]),
+        test=labels[best],
+        n=len(x),
+        n_a=int(np.count_nonzero(~c)),
+        n_b=int(np.count_nonzero(c)),
+        detectable_ns=float(LEAK_T * ses.min()) if len(ses) else math.inf,
+        distinct=len(np.unique(x)),
+        curve=[(int(n), float(v)) for n, v in zip(cuts, np.abs(curve_t).max(axis=0), strict=True)],
+        median_a=float(np.median(x[~c])) if (~c).any() else math.nan,
+        median_b=float(np.median(x[c])) if c.any() else math.nan,
+    )
+
+
+def leak_verdict(test: LeakTest) -> str:
+    """``leak`` (|t| > 4.5), ``no leak detected (N measurements, detectable ≥ X ns)``, or
+    ``inconclusive`` (too few measurements in a class, or a clock too coarse to tell)."""
+    if min(test.n_a, test.n_b) < LEAK_MIN_PER_CLASS or test.distinct < 3:
+        return "inconclusive"
+    if abs(test.t) > LEAK_T:
+        return "leak"
+    return f"no leak detected ({test.n} measurements, detectable ≥ {test.detectable_ns:.3g} ns)"

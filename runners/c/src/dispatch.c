@@ -2,6 +2,7 @@
 #include "dispatch.h"
 
 #include "hello.h"
+#include "leak.h"
 #include "protocol.h"
 #include "request.h"
 #include "threads.h"
@@ -105,6 +106,8 @@ void handle_line(const char *line, size_t len)
 		reply_ok(id, 1, hello_result());
 	else if (strcmp(op, "compute") == 0 || strcmp(op, "bench") == 0)
 		handle_call(req, id, strcmp(op, "bench") == 0);
+	else if (strcmp(op, "leak") == 0)
+		handle_leak(req, id);
 	else
 		reply_err(id, 1, RC_BAD_REQUEST, "unknown op");
 	json_decref(req);

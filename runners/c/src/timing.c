@@ -115,3 +115,24 @@ int call_batch(call_t *c, long iterations, uint64_t *ns)
 	*ns = t1 - t0;
 	return rc;
 }
+
+uint64_t time_single(call_t *c)
+{
+	uint64_t t0 = now_ns(), t1;
+
+	(void)call_once(c, 0);
+	t1 = now_ns();
+	sink ^= c->out[0];
+	return t1 - t0;
+}
+
+uint64_t time_compare(int (*cmp)(const void *, const void *, size_t), const void *a, const void *b,
+		      size_t n)
+{
+	uint64_t t0 = now_ns(), t1;
+	int r = cmp(a, b, n);
+
+	t1 = now_ns();
+	sink ^= (uint8_t)r;
+	return t1 - t0;
+}

@@ -2,6 +2,7 @@
 #include "dispatch.hpp"
 
 #include "hello.hpp"
+#include "leak.hpp"
 #include "libraries.hpp"
 #include "timing.hpp"
 
@@ -124,6 +125,19 @@ json handle(const json &req) {
         return compute(req);
     if (name == "bench")
         return bench(req);
+    if (name == "leak")
+        return leak(
+            req,
+            [](const Work &work) {
+                const Library *lib = find_library(work);
+                return guarded(lib, [&] { return prepare(lib, work); });
+            },
+            [](const Work &work, const std::function<void()> &f) {
+                guarded(find_library(work), [&] {
+                    f();
+                    return 0;
+                });
+            });
     throw bad_request("unknown op " + name);
 }
 

@@ -19,4 +19,7 @@ Bytes once(Job &job);
 // byte of its output is sunk. No warm-up, no policy.
 std::vector<Sample> batches(Job &job, std::uint64_t iterations, std::uint64_t batches);
 
+// One timed call (the leak request), in nanoseconds; an exception (a bad tag) is its outcome.
+std::uint64_t single(Job &job);
+
 } // namespace cb

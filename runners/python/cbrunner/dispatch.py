@@ -7,6 +7,7 @@ import struct
 from collections.abc import Callable
 
 from cbrunner.hello import hello
+from cbrunner.leak import leak
 from cbrunner.protocol import AuthFailed, Fail, hex_input
 from cbrunner.registry import Aead, Derive, Digest, Library, Mac, PasswordHash, Stream
 from cbrunner.threads import bench_threads
@@ -134,6 +135,8 @@ class Dispatcher:
         op = req.get("op")
         if op == "hello":
             return hello(list(self.libs.values()))
+        if op == "leak":
+            return leak(self, req)
         if op not in ("compute", "bench"):
             raise Fail("bad_request", f"unknown op {op!r}")
         first, timed = self._calls(req)

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import base64
+import sys
 import time
+from array import array
 from collections.abc import Callable
+
+from cbrunner.protocol import AuthFailed
 
 _SINK: list = []
 
@@ -21,3 +26,25 @@ def time_batches(call: Callable, iterations: int, batches: int) -> list[dict]:
         samples.append({"iterations": iterations, "ns": t1 - t0})
     _SINK.append(sink)
     return samples
+
+
+def time_single_calls(calls: list[Callable], order: bytes) -> str:
+    """The leak request: one call of ``calls[order[i]]`` per measurement, each timed alone
+    (a bad tag or password is the expected outcome); base64 of little-endian uint32 ns."""
+    clock = time.perf_counter_ns
+    ns = array("I", bytes(4 * len(order)))
+    sink = 0
+    for i, c in enumerate(order):
+        call = calls[c]
+        t0 = clock()
+        try:
+            out = call()
+        except AuthFailed:
+            out = b""
+        t1 = clock()
+        ns[i] = min(t1 - t0, 0xFFFFFFFF)
+        sink ^= out[0] if out else 0
+    _SINK.append(sink)
+    if sys.byteorder != "little":
+        ns.byteswap()
+    return base64.b64encode(ns.tobytes()).decode()

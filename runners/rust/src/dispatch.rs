@@ -39,6 +39,7 @@ pub fn handle(req: &Map<String, Value>) -> Result<Value, Fail> {
         "hello" => Ok(hello::hello(LIBRARIES)),
         "compute" => compute(req),
         "bench" => bench(req),
+        "leak" => crate::leak::leak(req),
         other => Err(bad_request(format!("unknown op {other:?}"))),
     }
 }
@@ -75,7 +76,7 @@ fn render(operation: &str, out: &[u8]) -> Result<String, Fail> {
 }
 
 /// Finds the entry, checks operation and params, and sets the job up.
-fn prepare(work: &Work) -> Result<Box<dyn Job>, Fail> {
+pub(crate) fn prepare(work: &Work) -> Result<Box<dyn Job>, Fail> {
     let library = match &work.implementation {
         Some(name) => Some(
             LIBRARIES

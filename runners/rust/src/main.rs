@@ -3,6 +3,7 @@ mod build_info;
 mod cpu;
 mod dispatch;
 mod hello;
+mod leak;
 mod lib_awslc;
 mod lib_bcrypt;
 mod lib_blake3;

@@ -27,6 +27,7 @@ COMMANDS = {  # name → module:function in this package
     "export": "stored:export_cmd",
     "calibrate": "answers:calibrate",
     "advise": "answers:advise",
+    "leak": "leak:leak",
 }
 
 

@@ -27,7 +27,7 @@ import plotly.io as pio
 from plotly.offline import get_plotlyjs, get_plotlyjs_version
 
 from ..compare import run_labels
-from . import html_charts, html_tables, html_views
+from . import html_charts, html_leak, html_tables, html_views
 from .html_charts import Run, esc
 
 # installed by `make setup` from web/package.json (npm ci); pinned there
@@ -174,7 +174,7 @@ def render(docs, title: str | None = None, **_) -> str:
     """The report of one results document or a list of them."""
     docs = [docs] if isinstance(docs, dict) else list(docs)
     labels = run_labels(docs)
-    runs = [Run(i, labels[i], doc) for i, doc in enumerate(docs)]
+    runs = [Run(i, labels[i], html_leak.without_leak(doc)) for i, doc in enumerate(docs)]
     charts = html_charts.charts(runs)
     explore = html_views.data(runs)
     data = {
@@ -203,6 +203,7 @@ def render(docs, title: str | None = None, **_) -> str:
 <noscript><p class="cb-warning">Charts and table sorting need JavaScript;
 the tables below are complete without it.</p></noscript>
 {body(runs, charts, explore)}
+{html_leak.section(docs, labels)}
 <script type="application/json" id="cb-data">{json_for_script(data)}</script>
 <script type="text/plain" id="cb-datatables">{dt_text}</script>
 <script>{plotly_js}</script>

@@ -219,7 +219,9 @@ def tables(results: list[dict], group_by: str = "family") -> list[Table]:
     """The tables of one grouping (GROUPINGS): per family (the default), per primitive, per
     runtime, or the fastest implementation of each runtime side by side."""
     groups: dict[tuple, list[dict]] = {}
-    for r in with_fresh_figures([r for r in results if r.get("family") != "noop"]):
+    for r in with_fresh_figures(
+        [r for r in results if r.get("family") != "noop" and r.get("operation") != "leak"]
+    ):
         groups.setdefault(_group_key(r, group_by), []).append(r)
     order = {f: i for i, f in enumerate(FAMILY_ORDER)}
 
@@ -305,7 +307,8 @@ def fits(results: list[dict]) -> list[tuple[str, stats.Fit]]:
     more sizes, fast families only."""
     series: dict[tuple, list[dict]] = {}
     for r in results:
-        if r["status"] == "ok" and r.get("family") not in SLOW and r.get("family") != "noop":
+        fast = r.get("family") not in SLOW and r.get("family") != "noop"
+        if r["status"] == "ok" and fast and r.get("operation") != "leak":
             label = f"{r['primitive']} {r['operation']}"
             extra = params_label(r.get("params") or {})
             key = (f"{label}{' ' + extra if extra else ''}  {impl_label(r)}",)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 
 from . import calibration, layout
+from . import leak as leak_report
 
 
 def esc(text) -> str:
@@ -108,6 +109,18 @@ def render(doc: dict, show_precision: bool = False, group_by: str = "family", **
             "Runner overhead (noop, ns/call): "
             + ", ".join(f"{esc(rt)} {ns:.0f}" for rt, ns in noop)
         )
+    leak_rows = leak_report.rows(doc["results"])
+    if leak_rows:
+        lines += [
+            "### Timing leakage (dudect)",
+            "",
+            "| " + " | ".join(esc(c) for c in (*leak_report.COLUMNS, "|t| vs measurements")) + " |",
+            "|---" * (len(leak_report.COLUMNS) + 1) + "|",
+        ]
+        lines += [
+            "| " + " | ".join(esc(c) for c in (*row.cells(), row.curve)) + " |" for row in leak_rows
+        ]
+        lines += ["", esc(leak_report.NOTE), ""]
     for case, reason in layout.problems(doc["results"]):
         lines.append(f"- FAILED {esc(case)}: {esc(reason)}")
     lines += ["", f"Method: {esc(layout.method_note(doc))}."]

@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.table import Table as RichTable
 
 from . import calibration, layout
+from . import leak as leak_report
 
 DEFAULT_WIDTH = 160  # for a file or pipe when COLUMNS is not set
 
@@ -134,6 +135,15 @@ def render(
         console.print(
             "runner overhead (noop, ns per call): " + ", ".join(f"{rt} {ns:.0f}" for rt, ns in noop)
         )
+    leak_rows = leak_report.rows(results)
+    if leak_rows:
+        table = RichTable(title="timing leakage (dudect)", title_justify="left")
+        for col in (*leak_report.COLUMNS, "|t| vs measurements"):
+            table.add_column(col, overflow="fold")
+        for row in leak_rows:
+            table.add_row(*row.cells(), row.curve)
+        console.print(table)
+        console.print(leak_report.NOTE, markup=False, highlight=False)
     for case, reason in layout.problems(results):
         console.print(
             f"[red]FAILED[/red] {escape(case)}: {escape(reason)}", markup=True, highlight=False

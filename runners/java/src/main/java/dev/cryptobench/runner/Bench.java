@@ -113,4 +113,27 @@ final class Bench {
     }
     return acc;
   }
+
+  /**
+   * The leak request: one call of {@code ops[order[i]]} per measurement, each timed alone; a failed
+   * call (a bad tag or password) is the expected outcome. Nanoseconds, capped at 2^32-1.
+   */
+  static int[] single(Op[] ops, byte[] order) {
+    int[] ns = new int[order.length];
+    int acc = 0;
+    for (int i = 0; i < order.length; i++) {
+      Op op = ops[order[i]];
+      long start = System.nanoTime();
+      try {
+        byte[] out = op.call();
+        acc += out.length == 0 ? 0 : out[0];
+      } catch (Exception e) {
+        acc++;
+      }
+      long d = System.nanoTime() - start;
+      ns[i] = (int) Math.min(d, 0xFFFFFFFFL);
+    }
+    sink += acc;
+    return ns;
+  }
 }

@@ -57,6 +57,8 @@ public final class Main {
         return compute(request, false);
       case "bench":
         return compute(request, true);
+      case "leak":
+        return Leak.run(request, request.json, r -> resolve(r).prepare(r.primitive(), r.inputs()));
       default:
         throw RunnerException.badRequest("unknown op " + request.op);
     }

@@ -15,7 +15,7 @@ import java.math.BigDecimal;
 final class Request {
   final Long id;
   final String op;
-  private final JsonObject json;
+  final JsonObject json;
   private String impl;
   private String primitive;
   private String operation;

@@ -1,0 +1,60 @@
+"""`cryptobench leak`: the options become a LeakRequest; leak.run does the work."""
+
+from __future__ import annotations
+
+import random
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from .. import leak as leak_mod
+from .. import results
+from ..paths import default_db
+from .common import DB_HELP, FORMATS, err, guarded, output
+
+
+@click.command()
+@click.option("--runtime", "runtimes", multiple=True)
+@click.option("--impl", "impls", multiple=True)
+@click.option("--primitive", "primitives", multiple=True)
+@click.option(
+    "--measurements",
+    type=click.IntRange(1000, 50_000_000),
+    default=leak_mod.DEFAULT_MEASUREMENTS,
+    show_default=True,
+    help="single calls timed per case (password verify: 1/100 of it, at least 1000)",
+)
+@click.option(
+    "--control-bytes",
+    type=click.IntRange(2, 1 << 20),
+    default=leak_mod.CONTROL_LEN,
+    show_default=True,
+    help="input length of the two equality controls",
+)
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table")
+@click.option("--output", "output_path", default=None, help="write the report here")
+@click.option("--db", type=click.Path(dir_okay=False), default=None, help=DB_HELP)
+@click.option("--seed", type=int, default=None)
+@click.option("--timeout", type=float, default=300.0, help="seconds for one leak answer")
+@click.option("--wait", is_flag=True, help="wait for another run to finish instead of failing")
+@guarded
+def leak(fmt, output_path, **opts):
+    """Is it constant time? dudect's paired timing test of tag checks, MAC and password
+    verification, with an early-exit and a constant-time control in every runtime."""
+    req = leak_mod.LeakRequest(
+        command=shlex.join(["cryptobench", *sys.argv[1:]]),
+        db=Path(opts["db"]) if opts["db"] else default_db(),
+        runtimes=list(opts["runtimes"]),
+        impls=list(opts["impls"]),
+        primitives=list(opts["primitives"]),
+        measurements=opts["measurements"],
+        control_bytes=opts["control_bytes"],
+        seed=opts["seed"] if opts["seed"] is not None else random.SystemRandom().randrange(1 << 31),
+        timeout=opts["timeout"],
+        wait=opts["wait"],
+    )
+    done = leak_mod.run(req, err)
+    output(results.document(done.run, done.results), fmt, output_path, False)
+    sys.exit(1 if done.failures else 0)

@@ -1,0 +1,131 @@
+"""`cryptobench leak` end to end (a subprocess, the Python runner) and its gate; no timing
+assertions: verdicts depend on the machine, their shape does not."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cryptobench import leak
+
+from .conftest import cli
+
+
+def test_leak_runs_stores_and_shows():
+    proc = cli(
+        "leak",
+        "--runtime",
+        "python",
+        "--primitive",
+        "chacha20-poly1305",
+        "--measurements",
+        "1000",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+    )
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["run"]["settings"]["operation"] == "leak"
+    rows = {(r["implementation"], r["primitive"]): r for r in doc["results"]}
+    assert {r["operation"] for r in doc["results"]} == {"leak"}
+    for key in [("python/control", "equal"), ("python/control", "equal-ct")]:
+        r = rows[key]
+        assert r["status"] == "ok" and r["n_samples"] == 5000
+        assert r["leak"]["n_a"] + r["leak"]["n_b"] == 5000
+    aead = rows[("python/cryptography", "chacha20-poly1305")]
+    assert aead["status"] == "ok" and aead["leak"]["target"] == "open"
+    assert aead["verification"] == "both classes: auth_failed"
+    lk = aead["leak"]
+    assert len(lk["curve"]) == 20 and lk["curve"][-1][0] == 1000
+    assert lk["verdict"] == "leak" or lk["verdict"].startswith(("no ", "inconclusive"))
+    shown = cli("show", "last")
+    assert shown.returncode == 0, shown.stderr
+    assert "timing leakage (dudect)" in shown.stdout
+    assert "python/cryptography" in shown.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--primitive", "nope"], "valid:"),
+        (["--measurements", "10"], "--measurements"),
+        (["--control-bytes", "1"], "--control-bytes"),
+        (["--runtime", "nope"], "valid:"),
+        (["--runtime", "python", "--impl", "python/nope"], "valid:"),
+    ],
+)
+def test_bad_arguments_exit_2_with_the_valid_values(args, says):
+    proc = cli("leak", *args)
+    assert proc.returncode == 2, proc.stderr
+    assert says in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def _case(rt, family, primitive, verdict):
+    return {
+        "runtime": rt,
+        "family": family,
+        "primitive": primitive,
+        "status": "ok",
+        "flags": [],
+        "leak": {"verdict": verdict},
+    }
+
+
+def test_no_power_without_a_detected_early_exit_control():
+    cases = [
+        _case("go", "control", "equal", "no leak detected (5 measurements, detectable ≥ 1 ns)"),
+        _case("go", "control", "equal-ct", "no leak detected"),
+        _case("go", "aead", "aes-128-gcm", "no leak detected"),
+        _case("rust", "control", "equal", "leak"),
+        _case("rust", "control", "equal-ct", "leak"),
+        _case("rust", "aead", "aes-128-gcm", "leak"),
+    ]
+    leak.gate(cases)
+    assert cases[2]["leak"]["verdict"] == leak.NO_POWER
+    assert cases[2]["leak"]["verdict_before_gate"] == "no leak detected"
+    assert cases[0]["leak"]["verdict"].startswith("no leak detected")  # controls keep theirs
+    assert cases[5]["leak"]["verdict"] == "leak"
+    assert cases[5]["flags"] and "constant-time control" in cases[5]["flags"][0]
+
+
+def test_gate_is_applied_once():
+    cases = [
+        _case("go", "control", "equal", "no leak detected"),
+        _case("go", "aead", "aes-128-gcm", "leak"),
+    ]
+    leak.gate(cases)
+    leak.gate(cases)
+    assert cases[1]["leak"]["verdict_before_gate"] == "leak"
+
+
+def test_html_report_has_an_escaped_leak_section():
+    from cryptobench.report import html
+
+    case = {
+        "runtime": "x",
+        "implementation": "x/<script>alert(1)</script>",
+        "primitive": "aes-128-gcm",
+        "family": "aead",
+        "operation": "leak",
+        "size": 0,
+        "params": {},
+        "status": "ok",
+        "error": None,
+        "n_samples": 1000,
+        "flags": [],
+        "leak": {
+            "target": "open",
+            "t": 6.0,
+            "detectable_ns": 2.0,
+            "verdict": "leak",
+            "curve": [[500, 3.0], [1000, 6.0]],
+        },
+    }
+    doc = {"schema": "cryptobench/results/v2", "run": {"id": "r1"}, "machine": {}}
+    page = html.render({**doc, "results": [case]})
+    assert '<section id="leak">' in page and "<polyline" in page
+    assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)" in page

@@ -1,0 +1,179 @@
+"""The `leak` request of every runner under runners/ (docs/protocol.md, "leak").
+
+Functional only: the times are decoded and counted, never judged (no timing assertions).
+Run against one runner: `pytest tests/test_leak_conformance.py -k go`.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import numpy as np
+import pytest
+
+from cryptobench import catalog as catalog_mod
+from cryptobench import leak
+from cryptobench.protocol import RemoteError, RunnerProcess
+from cryptobench.runners import discover
+
+CATALOG = catalog_mod.load()
+SPECS = {s.runtime_id: s for s in discover()}
+N = 2000
+
+
+@pytest.fixture(scope="module", params=sorted(SPECS))
+def runner(request):
+    spec = SPECS[request.param]
+    if spec.skipped:
+        pytest.skip(f"{spec.runtime_id}: {spec.skipped}")
+    proc = RunnerProcess(spec.command, str(spec.folder), spec.env, spec.runtime_id)
+    hello = proc.start(spec.startup_timeout)
+    yield spec, proc, hello
+    proc.close()
+
+
+def ask(proc, order: bytes, **fields) -> dict:
+    return proc.request("leak", timeout=120, order=base64.b64encode(order).decode(), **fields)
+
+
+def control_fields(primitive: str) -> dict:
+    a = bytes(range(64))
+    first, last = bytearray(a), bytearray(a)
+    first[0] ^= 1
+    last[63] ^= 1
+    return {
+        "primitive": primitive,
+        "operation": "compare",
+        "inputs": {"a": a.hex()},
+        "classes": [{"b": first.hex()}, {"b": last.hex()}],
+        "params": {},
+    }
+
+
+@pytest.mark.parametrize("primitive", leak.CONTROLS)
+def test_controls_return_one_time_per_measurement(runner, primitive):
+    _, proc, _ = runner
+    order = leak.order(7, primitive, N)
+    got = ask(proc, order, **control_fields(primitive))
+    assert got["outcomes"] == ["00", "00"]  # both classes differ from `a`
+    ns = leak.decode_ns(got["ns"], N)
+    assert len(ns) == N and (ns > 0).any()
+    assert isinstance(got["clock"], str) and got["clock"]
+
+
+def test_equal_inputs_compare_equal(runner):
+    _, proc, _ = runner
+    fields = control_fields("equal-ct")
+    fields["classes"] = [{"b": fields["inputs"]["a"]}, {"b": fields["inputs"]["a"]}]
+    assert ask(proc, bytes([0, 1] * 10), **fields)["outcomes"] == ["01", "01"]
+
+
+def _first(hello, family: str, ops: tuple[str, ...]):
+    for impl in hello["implementations"]:
+        for pid, offer in sorted(impl["primitives"].items()):
+            prim = CATALOG.get(pid)
+            if prim.family == family and set(ops) <= set(offer["operations"]):
+                return impl["library"], prim, offer
+    return None
+
+
+def test_aead_open_with_bad_tags_fails_in_both_classes(runner):
+    _, proc, hello = runner
+    found = _first(hello, "aead", ("seal", "open"))
+    if found is None:
+        pytest.skip("no AEAD offered")
+    lib, prim, offer = found
+    params = {**prim.defaults(), "fresh_context": not offer.get("reuses_key", True)}
+    shared = {"key": "11" * prim.key_len, "nonce": "22" * prim.nonce_len, "aad": ""}
+    common = {"impl": lib, "primitive": prim.id, "params": params}
+    ct = proc.request(
+        "compute", timeout=30, operation="seal", inputs={**shared, "msg": "33" * 64}, **common
+    )["output"]
+    a, b = bytearray.fromhex(ct), bytearray.fromhex(ct)
+    a[len(a) - 16] ^= 1
+    b[-1] ^= 1
+    got = ask(
+        proc,
+        leak.order(1, "aead", 200),
+        operation="open",
+        inputs=shared,
+        classes=[{"msg": a.hex()}, {"msg": b.hex()}],
+        **common,
+    )
+    assert got["outcomes"] == ["auth_failed", "auth_failed"]
+    assert len(leak.decode_ns(got["ns"], 200)) == 200
+
+
+def test_password_verify_with_wrong_passwords_fails_in_both_classes(runner):
+    _, proc, hello = runner
+    found = _first(hello, "password-hash", ("hash", "verify"))
+    if found is None:
+        pytest.skip("no password hash offered")
+    lib, prim, _ = found
+    params = {**prim.defaults(), **leak.PASSWORD_PARAMS.get(prim.id, {})}
+    common = {"impl": lib, "primitive": prim.id, "params": params}
+    encoded = proc.request(
+        "compute",
+        timeout=60,
+        operation="hash",
+        inputs={"password": b"correct horse".hex(), "salt": "44" * (prim.salt_len or 16)},
+        **common,
+    )["output"]
+    got = ask(
+        proc,
+        bytes([0, 1, 1, 0]),
+        operation="verify",
+        inputs={"encoded": encoded},
+        classes=[{"password": b"Correct horse".hex()}, {"password": b"correct horsE".hex()}],
+        **common,
+    )
+    assert got["outcomes"] == ["auth_failed", "auth_failed"]
+    assert len(leak.decode_ns(got["ns"], 4)) == 4
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"order": "not base64!"},
+        {"order": base64.b64encode(bytes([0, 2, 1])).decode()},
+        {"order": ""},
+        {"classes": [{}]},
+        {"classes": "x"},
+    ],
+    ids=["order-not-base64", "order-class-2", "order-empty", "one-class", "classes-not-list"],
+)
+def test_bad_leak_requests_get_bad_request_and_the_runner_keeps_serving(runner, change):
+    spec, proc, _ = runner
+    fields = {**control_fields("equal"), "order": base64.b64encode(bytes([0, 1])).decode()}
+    fields.update(change)
+    with pytest.raises(RemoteError) as err:
+        proc.request("leak", timeout=30, **fields)
+    assert err.value.kind == "bad_request"
+    assert proc.request("hello", timeout=30)["protocol"] == 1
+
+
+def test_unknown_primitive_is_unsupported(runner):
+    _, proc, hello = runner
+    lib = hello["implementations"][0]["library"]
+    with pytest.raises(RemoteError) as err:
+        ask(
+            proc,
+            bytes([0, 1]),
+            impl=lib,
+            primitive="no-such-primitive",
+            operation="open",
+            inputs={},
+            classes=[{}, {}],
+            params={},
+        )
+    assert err.value.kind == "unsupported"
+
+
+def test_order_is_deterministic_per_seed_and_balanced():
+    a = leak.order(42, "python/control:equal:compare", 10_000)
+    assert a == leak.order(42, "python/control:equal:compare", 10_000)
+    assert a != leak.order(43, "python/control:equal:compare", 10_000)
+    assert a != leak.order(42, "go/control:equal:compare", 10_000)
+    counts = np.bincount(np.frombuffer(a, dtype=np.uint8), minlength=2)
+    assert set(np.frombuffer(a, dtype=np.uint8)) == {0, 1}
+    assert abs(int(counts[0]) - int(counts[1])) < 400  # random, not alternating
