@@ -60,7 +60,7 @@ SKELETONS: dict[str, Skeleton] = {
         strings=_DQ,
         clock=r"\b(?:clock_gettime|gettimeofday|timespec_get|__rdtscp?)\s*\(",
         library=r"^\s*#\s*include\s*<(?:openssl/|sodium|gcrypt|nettle/|zlib|isa-l/|xxhash|"
-        r"xxh_x86dispatch|mhash|rhash)",
+        r"xxh_x86dispatch|mhash|rhash|mbedtls/|wolfssl/)",
     ),
     "cpp": Skeleton(
         roles=_roles("src/{}.cpp"),
@@ -144,7 +144,7 @@ SKELETONS: dict[str, Skeleton] = {
         clock=r"\b(?:perf_counter|monotonic|process_time|thread_time|time)_ns\b|"
         r"\b(?:perf_counter|monotonic|process_time|thread_time)\b|\btime\.time\b",
         library=r"^\s*(?:import|from)\s+(?:hashlib|hmac|zlib|binascii|ssl|Crypto|Cryptodome|"
-        r"cryptography|argon2|bcrypt|blake3|google_crc32c|xxhash|nacl)\b",
+        r"cryptography|argon2|bcrypt|blake3|google_crc32c|xxhash|nacl|mmh3)\b",
     ),
     "rust": Skeleton(
         roles=_roles("src/{}.rs"),
