@@ -95,14 +95,14 @@ SKELETONS: dict[str, Skeleton] = {
             timing=_JAVA + "Bench.java",
             hello=_JAVA + "Hello.java",
         ),
-        lib=re.escape(_JAVA) + r"(?:Jdk|Bc)\w+\.java",
+        lib=re.escape(_JAVA) + r"(?:Jdk|Bc|Accp|Conscrypt)\w+\.java",
         sources=(_JAVA + "*.java",),
         comments=_C_COMMENTS,
         strings=_DQ,
         clock=r"\bSystem\.(?:nanoTime|currentTimeMillis)\b|\bInstant\.now\b",
         # Exception types may be imported anywhere: Errors.java maps them to error kinds.
         library=r"^\s*import\s+(?:static\s+)?(?:org\.bouncycastle|javax\.crypto|java\.security|"
-        r"java\.util\.zip)\.[\w.]*(?<!Exception);",
+        r"java\.util\.zip|com\.amazon\.corretto|org\.conscrypt)\.[\w.]*(?<!Exception);",
     ),
     "node": Skeleton(
         roles=_roles("{}.js", main="runner.mjs", registry="libraries.js"),
@@ -112,7 +112,7 @@ SKELETONS: dict[str, Skeleton] = {
         strings=_DQ + "|" + _SQ + r"|`[^`]*`",
         clock=r"\bprocess\.hrtime\b|\bperformance\.now\b|\bDate\.now\b",
         library=r"(?:\bfrom|\bimport|\brequire\()\s*\(?\s*[\"'](?:node:crypto|crypto|hash-wasm|"
-        r"@noble/[^\"']*|bcryptjs)[\"']",
+        r"@noble/[^\"']*|bcryptjs|bcrypt|argon2|libsodium-wrappers)[\"']",
     ),
     "pascal": Skeleton(
         # dispatch and hello are still part of runner.pas (not split yet).
