@@ -82,7 +82,7 @@ SKELETONS: dict[str, Skeleton] = {
         # shared family_*.go builders are written against; every other crypto package is a library.
         library=r'^\s*(?:import\s+)?(?:\w+\s+)?"(?:crypto/(?!cipher"|hmac")[\w/]+|hash/[\w/]+|'
         r"golang\.org/x/crypto/[\w/]+|github\.com/cespare/xxhash[\w/]*|github\.com/zeebo/xxh3|"
-        r'lukechampine\.com/blake3)"',
+        r'lukechampine\.com/blake3|github\.com/zeebo/blake3|github\.com/cloudflare/circl[\w/]*)"',
         skip=r".*_test\.go",
     ),
     "java": Skeleton(
