@@ -5,7 +5,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .catalog import KEYED_OPERATIONS, OPERATIONS, Catalog, Primitive
@@ -32,6 +32,7 @@ class Preset:
     groups: list[Group]
     time_per_case: float | None = None
     precision: float | None = None
+    exclude: list[str] = field(default_factory=list)  # globs as --exclude, left to another preset
 
 
 def preset_dir() -> Path:
@@ -61,7 +62,12 @@ def load_preset(name: str) -> Preset:
     except (tomllib.TOMLDecodeError, KeyError, TypeError) as exc:
         raise DataError(f"preset {path.name} is invalid: {exc}") from None
     return Preset(
-        name, raw.get("description", ""), groups, raw.get("time_per_case"), raw.get("precision")
+        name,
+        raw.get("description", ""),
+        groups,
+        raw.get("time_per_case"),
+        raw.get("precision"),
+        list(raw.get("exclude", [])),
     )
 
 
@@ -148,6 +154,13 @@ def _selected(impl: Implementation, f: Filters) -> bool:
 def _excluded(case_name: str, impl: Implementation, prim: str, f: Filters) -> bool:
     names = (impl.id, prim, f"{impl.id}:{prim}", case_name)
     return any(fnmatch.fnmatch(n, pat) for pat in f.exclude for n in names)
+
+
+def with_preset_exclusions(preset: Preset | None, f: Filters) -> Filters:
+    """The preset's own exclusions added to the filters, unless implementations were named."""
+    if preset is None or not preset.exclude or f.impls:
+        return f
+    return replace(f, exclude=[*f.exclude, *preset.exclude])
 
 
 def groups_for(preset: Preset | None, f: Filters, catalog: Catalog) -> list[Group]:
