@@ -14,13 +14,21 @@ function options(type, salt, { t, m, p, out_len }) {
   return { type, salt, timeCost: t, memoryCost: m, parallelism: p, hashLength: out_len };
 }
 
+// node-argon2 writes the PHC parameters in the order m, p, t; the reference implementation
+// (and the catalog's encoded strings) write m, t, p. Reordering is an encoding change only.
+const PHC = /^\$(argon2(?:id|i|d))\$v=(\d+)\$m=(\d+),p=(\d+),t=(\d+)\$/;
+
+function canonical(encoded) {
+  return encoded.replace(PHC, (_, alg, v, m, p, t) => `$${alg}$v=${v}$m=${m},t=${t},p=${p}$`);
+}
+
 function row(type, name) {
   return password({
     ops: {
       hash:
         ({ password: pw, salt }, params) =>
-        () =>
-          argon2.hash(pw, options(type, salt, params)),
+        async () =>
+          canonical(await argon2.hash(pw, options(type, salt, params))),
       verify:
         ({ password: pw, encoded }) =>
         async () => {
@@ -46,7 +54,9 @@ export function load() {
     version: VERSION,
     backend: { name: "phc-winner-argon2 (reference C, prebuilt addon)", version: `argon2 ${VERSION}` },
     code_path: "native addon (node-gyp-build prebuild); runs on libuv's thread pool",
-    notes: "argon2.hash with an explicit salt (raw: true for derive), argon2.verify; async only",
+    notes:
+      "argon2.hash with an explicit salt (raw: true for derive), argon2.verify; async only; " +
+      "encoded parameters reordered from m,p,t to the reference's m,t,p",
     table: TABLE,
   };
 }
