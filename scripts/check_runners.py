@@ -63,7 +63,7 @@ SKELETONS: dict[str, Skeleton] = {
         strings=_DQ,
         clock=r"\b(?:clock_gettime|gettimeofday|timespec_get|__rdtscp?)\s*\(",
         library=r"^\s*#\s*include\s*<(?:openssl/|sodium|gcrypt|nettle/|zlib|isa-l/|xxhash|"
-        r"xxh_x86dispatch|mhash|rhash)",
+        r"xxh_x86dispatch|mhash|rhash|mbedtls/|wolfssl/)",
     ),
     "cpp": Skeleton(
         leak="src/leak.cpp",
@@ -87,7 +87,7 @@ SKELETONS: dict[str, Skeleton] = {
         # shared family_*.go builders are written against; every other crypto package is a library.
         library=r'^\s*(?:import\s+)?(?:\w+\s+)?"(?:crypto/(?!cipher"|hmac")[\w/]+|hash/[\w/]+|'
         r"golang\.org/x/crypto/[\w/]+|github\.com/cespare/xxhash[\w/]*|github\.com/zeebo/xxh3|"
-        r'lukechampine\.com/blake3)"',
+        r'lukechampine\.com/blake3|github\.com/zeebo/blake3|github\.com/cloudflare/circl[\w/]*)"',
         skip=r".*_test\.go",
     ),
     "java": Skeleton(
@@ -101,14 +101,14 @@ SKELETONS: dict[str, Skeleton] = {
             timing=_JAVA + "Bench.java",
             hello=_JAVA + "Hello.java",
         ),
-        lib=re.escape(_JAVA) + r"(?:Jdk|Bc)\w+\.java",
+        lib=re.escape(_JAVA) + r"(?:Jdk|Bc|Accp|Conscrypt)\w+\.java",
         sources=(_JAVA + "*.java",),
         comments=_C_COMMENTS,
         strings=_DQ,
         clock=r"\bSystem\.(?:nanoTime|currentTimeMillis)\b|\bInstant\.now\b",
         # Exception types may be imported anywhere: Errors.java maps them to error kinds.
         library=r"^\s*import\s+(?:static\s+)?(?:org\.bouncycastle|javax\.crypto|java\.security|"
-        r"java\.util\.zip)\.[\w.]*(?<!Exception);",
+        r"java\.util\.zip|com\.amazon\.corretto|org\.conscrypt)\.[\w.]*(?<!Exception);",
     ),
     "node": Skeleton(
         leak="leak.js",
@@ -119,7 +119,7 @@ SKELETONS: dict[str, Skeleton] = {
         strings=_DQ + "|" + _SQ + r"|`[^`]*`",
         clock=r"\bprocess\.hrtime\b|\bperformance\.now\b|\bDate\.now\b",
         library=r"(?:\bfrom|\bimport|\brequire\()\s*\(?\s*[\"'](?:node:crypto|crypto|hash-wasm|"
-        r"@noble/[^\"']*|bcryptjs)[\"']",
+        r"@noble/[^\"']*|bcryptjs|bcrypt|argon2|libsodium-wrappers)[\"']",
     ),
     "pascal": Skeleton(
         leak="leak.pas",
@@ -154,7 +154,7 @@ SKELETONS: dict[str, Skeleton] = {
         clock=r"\b(?:perf_counter|monotonic|process_time|thread_time|time)_ns\b|"
         r"\b(?:perf_counter|monotonic|process_time|thread_time)\b|\btime\.time\b",
         library=r"^\s*(?:import|from)\s+(?:hashlib|hmac|zlib|binascii|ssl|Crypto|Cryptodome|"
-        r"cryptography|argon2|bcrypt|blake3|google_crc32c|xxhash|nacl)\b",
+        r"cryptography|argon2|bcrypt|blake3|google_crc32c|xxhash|nacl|mmh3)\b",
     ),
     "rust": Skeleton(
         leak="src/leak.rs",

@@ -131,3 +131,10 @@ func godebugOff(name string) bool {
 	}
 	return false
 }
+
+// zeeboBlake3CodePath repeats github.com/zeebo/blake3's own check (internal/consts/cpu.go).
+func zeeboBlake3CodePath() string {
+	return join(map[string]bool{"AVX2": cpuid.CPU.Has(cpuid.AVX2),
+		"SSE4.1": !cpuid.CPU.Has(cpuid.AVX2) && cpuid.CPU.Has(cpuid.SSE4), "pure Go": !cpuid.CPU.Has(cpuid.SSE4)},
+		[]string{"AVX2", "SSE4.1", "pure Go"})
+}

@@ -44,7 +44,8 @@ type library struct {
 
 // libraries returns every library this runner hosts, in a fixed order.
 func libraries() []*library {
-	return []*library{stdlibLibrary(), xcryptoLibrary(), blake3Library(), xxhashLibrary(), xxh3Library()}
+	return []*library{stdlibLibrary(), xcryptoLibrary(), blake3Library(), xxhashLibrary(), xxh3Library(),
+		circlLibrary(), zeeboBlake3Library()}
 }
 
 // noopPrimitive measures dispatch, decoding and loop overhead: it outputs len(msg).

@@ -47,13 +47,15 @@ export const OUT_LEN = { out_len: int(1, 1 << 24) };
 // --- row constructors ---
 
 // make(params) -> (msg) => bytes; may return a Promise (setup awaited once).
-export function digest(make, { params = {}, native } = {}) {
-  return { kind: "digest", operations: ["digest"], params, make, native };
+// `async`: (msg) returns a Promise, awaited inside the timed loop (WebCrypto).
+export function digest(make, { params = {}, native, async = false } = {}) {
+  return { kind: "digest", operations: ["digest"], params, make, native, async };
 }
 
 // keyed(key) -> (msg) => tag, made once (may return a Promise);
 // oneShot(key, msg) -> tag is the fresh_context path (asyncFresh: it returns a Promise).
-export function mac({ keyed, oneShot, reusesKey = true, asyncFresh = false, native }) {
+// `async`: both paths return Promises (WebCrypto).
+export function mac({ keyed, oneShot, reusesKey = true, asyncFresh = false, async = false, native }) {
   return {
     kind: "mac",
     operations: ["mac"],
@@ -61,18 +63,21 @@ export function mac({ keyed, oneShot, reusesKey = true, asyncFresh = false, nati
     keyed,
     oneShot,
     reusesKey,
-    asyncFresh,
+    asyncFresh: asyncFresh || async,
+    async,
     native,
   };
 }
 
 // make(key) -> {encrypt(nonce, msg), decrypt(nonce, ct)}.
-export function cipher(make, { reusesKey = true, native } = {}) {
-  return { kind: "cipher", operations: ["encrypt", "roundtrip"], params: {}, make, reusesKey, native };
+// `async`: make and both calls return Promises (WebCrypto).
+export function cipher(make, { reusesKey = true, native, async = false } = {}) {
+  return { kind: "cipher", operations: ["encrypt", "roundtrip"], params: {}, make, reusesKey, native, async };
 }
 
 // make(key) -> {seal(nonce, aad, msg) -> ct‖tag, open(nonce, aad, ct‖tag) -> msg}.
-export function aead(make, { reusesKey = true, native } = {}) {
+// `async`: make, seal and open return Promises (WebCrypto).
+export function aead(make, { reusesKey = true, native, async = false } = {}) {
   return {
     kind: "aead",
     operations: ["seal", "open", "roundtrip"],
@@ -80,6 +85,7 @@ export function aead(make, { reusesKey = true, native } = {}) {
     make,
     reusesKey,
     native,
+    async,
   };
 }
 

@@ -9,6 +9,10 @@ const LIBRARIES = [
   { library: "hash-wasm", module: "./lib_hashwasm.js", packages: ["hash-wasm"] },
   { library: "noble", module: "./lib_noble.js", packages: ["@noble/hashes", "@noble/ciphers"] },
   { library: "bcryptjs", module: "./lib_bcryptjs.js", packages: ["bcryptjs"] },
+  { library: "webcrypto", module: "./lib_webcrypto.js", packages: [] },
+  { library: "argon2", module: "./lib_argon2.js", packages: ["argon2"] },
+  { library: "bcrypt", module: "./lib_bcrypt.js", packages: ["bcrypt"] },
+  { library: "libsodium-wrappers", module: "./lib_libsodium.js", packages: ["libsodium-wrappers"] },
 ];
 
 function problemOf(spec) {

@@ -65,7 +65,7 @@ async function prepareDigest(row, inputs, params) {
   const fn = await row.make(params);
   const { msg } = inputs;
   const call = () => fn(msg);
-  return { first: call, call, step: null, async: false };
+  return { first: call, call, step: null, async: row.async === true };
 }
 
 async function prepareMac(row, inputs, params) {
@@ -80,7 +80,7 @@ async function prepareMac(row, inputs, params) {
   }
   const fn = await row.keyed(key);
   const call = () => fn(msg);
-  return { first: call, call, step: null, async: false };
+  return { first: call, call, step: null, async: row.async === true };
 }
 
 function sameBytes(a, b) {
@@ -131,6 +131,60 @@ function prepareAead(row, primitive, operation, inputs, params) {
   return { first, call, step: stepper(nonce), async: false };
 }
 
+// Async rows (WebCrypto): the key is imported once (awaited here) or per message
+// with fresh_context; every timed call is one awaited Promise chain.
+async function asyncContext(row, key, fresh) {
+  if (fresh) return () => row.make(key);
+  const ctx = await row.make(key);
+  return () => ctx;
+}
+
+async function prepareCipherAsync(row, primitive, operation, inputs, params) {
+  need(inputs, ["key", "nonce", "msg"]);
+  checkShape(primitive, inputs);
+  const ctx = await asyncContext(row, inputs.key, params.fresh_context);
+  const nonce = Buffer.from(inputs.nonce);
+  const { msg } = inputs;
+  const encrypt = async () => (await ctx()).encrypt(nonce, msg);
+  if (operation === "encrypt") {
+    return { first: encrypt, call: encrypt, step: stepper(nonce), async: true };
+  }
+  const first = async () => {
+    const ct = await encrypt();
+    if (!sameBytes(await (await ctx()).decrypt(nonce, ct), msg))
+      throw internal("decrypt did not give msg back");
+    return ct;
+  };
+  const call = async () => (await ctx()).decrypt(nonce, await encrypt());
+  return { first, call, step: stepper(nonce), async: true };
+}
+
+async function prepareAeadAsync(row, primitive, operation, inputs, params) {
+  need(inputs, ["key", "nonce", "msg"]);
+  checkShape(primitive, inputs);
+  const { msg } = inputs;
+  const aad = inputs.aad ?? Buffer.alloc(0);
+  if (params.aad_len !== undefined && params.aad_len !== aad.length) {
+    throw invalidParams(`aad_len ${params.aad_len} differs from the aad sent (${aad.length} bytes)`);
+  }
+  const ctx = await asyncContext(row, inputs.key, params.fresh_context);
+  const nonce = Buffer.from(inputs.nonce);
+  if (operation === "open") {
+    const call = async () => (await ctx()).open(nonce, aad, msg);
+    return { first: call, call, step: null, async: true };
+  }
+  const seal = async () => (await ctx()).seal(nonce, aad, msg);
+  if (operation === "seal") return { first: seal, call: seal, step: stepper(nonce), async: true };
+  const first = async () => {
+    const ct = await seal();
+    if (!sameBytes(await (await ctx()).open(nonce, aad, ct), msg))
+      throw internal("open did not give msg back");
+    return ct;
+  };
+  const call = async () => (await ctx()).open(nonce, aad, await seal());
+  return { first, call, step: stepper(nonce), async: true };
+}
+
 const PASSWORD_INPUTS = {
   hash: ["password", "salt"],
   verify: ["password", "encoded"],
@@ -157,9 +211,9 @@ export async function prepare(row, primitive, operation, inputs, rawParams, { co
     case "mac":
       return prepareMac(row, inputs, params);
     case "cipher":
-      return prepareCipher(row, primitive, operation, inputs, params);
+      return (row.async ? prepareCipherAsync : prepareCipher)(row, primitive, operation, inputs, params);
     case "aead":
-      return prepareAead(row, primitive, operation, inputs, params);
+      return (row.async ? prepareAeadAsync : prepareAead)(row, primitive, operation, inputs, params);
     default:
       return preparePassword(row, operation, inputs, params);
   }

@@ -87,7 +87,8 @@ def render_presets(cat: Catalog, live: list[Runtime], rounds: int = 3) -> str:
             t.add_column(col, overflow="fold")
         for name in plan.preset_names():
             p = plan.load_preset(name, cat)
-            cases, _ = plan.build(p.groups, plan.Filters(), cat, impls)
+            f = plan.with_preset_exclusions(p, plan.Filters())
+            cases, _ = plan.build(p.groups, f, cat, impls)
             prims = sorted({pr for g in p.groups for pr in g.primitives})
             sets = max(1, len(p.cpu_features))  # each feature set: every case again, at most
             mins = sets * estimate(cases, p.time_per_case or 1.0, rounds, isolated) / 60

@@ -210,6 +210,7 @@ def _plan(req: RunRequest, cat, live: list[Runtime], skipped, console: Console):
     )
     for rid, why in skipped:
         console.print(f"skipped {rid}: {why}", markup=False)
+    f = plan.with_preset_exclusions(chosen, f)
     cases, not_offered = plan.build(plan.groups_for(chosen, f, cat), f, cat, impls)
     if req.only is not None:
         cases = [c for c in cases if c.key in req.only]

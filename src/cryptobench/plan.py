@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import cpu_features
@@ -33,6 +33,7 @@ class Preset:
     time_per_case: float | None = None
     precision: float | None = None
     cpu_features: list[tuple[str, ...]] = field(default_factory=list)  # feature sets to run
+    exclude: list[str] = field(default_factory=list)  # globs as --exclude, left to another preset
 
 
 def preset_dir() -> Path:
@@ -154,6 +155,13 @@ def _selected(impl: Implementation, f: Filters) -> bool:
 def _excluded(case_name: str, impl: Implementation, prim: str, f: Filters) -> bool:
     names = (impl.id, prim, f"{impl.id}:{prim}", case_name)
     return any(fnmatch.fnmatch(n, pat) for pat in f.exclude for n in names)
+
+
+def with_preset_exclusions(preset: Preset | None, f: Filters) -> Filters:
+    """The preset's own exclusions added to the filters, unless implementations were named."""
+    if preset is None or not preset.exclude or f.impls:
+        return f
+    return replace(f, exclude=[*f.exclude, *preset.exclude])
 
 
 def groups_for(preset: Preset | None, f: Filters, catalog: Catalog) -> list[Group]:

@@ -17,6 +17,7 @@ TOP = {
     "time_per_case": (int, float),
     "precision": (int, float),
     "cpu_features": list,
+    "exclude": list,
     "group": list,
 }
 GROUP = {"primitives": list, "operations": list, "sizes": list, "params": dict}
@@ -97,6 +98,7 @@ def read(path: Path, catalog: Catalog) -> dict:
         "time_per_case": raw.get("time_per_case"),
         "precision": raw.get("precision"),
         "cpu_features": sets,
+        "exclude": [str(x) for x in raw.get("exclude", [])],
     }
 
 

@@ -7,12 +7,31 @@
 static const lib_t *const LIBS[] = {
 	&lib_openssl, &lib_libsodium, &lib_libgcrypt, &lib_nettle, &lib_zlib,
 	&lib_isal,    &lib_xxhash,    &lib_mhash,     &lib_rhash,
+#ifdef CB_HAVE_MBEDTLS
+	&lib_mbedtls,
+#endif
+#ifdef CB_HAVE_WOLFSSL
+	&lib_wolfssl,
+#endif
+};
+
+/* Optional libraries the build left out (Makefile: headers not found), said once at start. */
+static const char *const NOT_BUILT[] = {
+#ifndef CB_HAVE_MBEDTLS
+	"mbedtls: not built in (install libmbedtls-dev, then `make -C runners/c build`)",
+#endif
+#ifndef CB_HAVE_WOLFSSL
+	"wolfssl: not built in (install libwolfssl-dev, then `make -C runners/c build`)",
+#endif
+	NULL,
 };
 
 static int usable[COUNT_OF(LIBS)];
 
 void libs_init(void)
 {
+	for (size_t i = 0; NOT_BUILT[i] != NULL; i++)
+		fprintf(stderr, "c runner: %s; not offered\n", NOT_BUILT[i]);
 	for (size_t i = 0; i < COUNT_OF(LIBS); i++) {
 		usable[i] = LIBS[i]->init == NULL || LIBS[i]->init() == 0;
 		if (!usable[i])

@@ -5,7 +5,7 @@
 #include "runner.h"
 
 extern const lib_t lib_openssl, lib_libsodium, lib_libgcrypt, lib_nettle, lib_zlib, lib_isal,
-	lib_xxhash, lib_mhash, lib_rhash;
+	lib_xxhash, lib_mhash, lib_rhash, lib_mbedtls, lib_wolfssl;
 
 /* The pseudo-primitive every runner offers (docs/protocol.md, "noop"). */
 extern const prim_t noop_prim;

@@ -18,7 +18,13 @@ import java.util.List;
 public final class Main {
   private static final Gson GSON =
       new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
-  private static final List<Library> LIBRARIES = List.of(new JdkLibrary(), new BcLibrary());
+  private static final List<Library> LIBRARIES =
+      List.of(
+          new JdkLibrary(),
+          new BcLibrary(),
+          new BcJcaLibrary(),
+          new AccpLibrary(),
+          new ConscryptLibrary());
 
   private Main() {}
 
