@@ -9,14 +9,15 @@ from pathlib import Path
 
 from rich.console import Console
 
-from . import catalog, machine, plan, results, sampling, vectors
+from . import catalog, identity, liveness, machine, plan, results, sampling, vectors
 from .errors import UsageError
+from .liveness import Heartbeat
 from .lock import RunLock
 from .measure import Prepared, noop_cases, prepare
 from .progress import Progress
 from .rounds import Rounds, estimate
 from .session import Runtime, open_runtimes
-from .store import Store
+from .store import RunStore, open_store
 from .verify import Verifier
 
 
@@ -25,7 +26,7 @@ class RunRequest:
     """What the user asked for (the `run` command's options)."""
 
     command: str
-    db: Path
+    db: Path | str  # a file or a postgresql:// URL
     preset: str | None = None
     filters: plan.Filters = field(default_factory=plan.Filters)
     time_per_case: float | None = None
@@ -35,6 +36,8 @@ class RunRequest:
     timeout: float = 60.0
     wait: bool = False
     pin: bool = False
+    name: str | None = None
+    machine_label: str | None = None
 
 
 @dataclass
@@ -48,7 +51,7 @@ class Outcome:
 def run(req: RunRequest, console: Console) -> Outcome:
     """Verify and measure what ``req`` asks for; every case is stored as it is measured."""
     cat = catalog.load()
-    store = Store(req.db)
+    store = open_store(req.db)
     live, skipped = open_runtimes(req.filters.runtimes, req.filters.impls)
     try:
         cases, not_offered, chosen = _plan(req, cat, live, skipped, console)
@@ -56,14 +59,27 @@ def run(req: RunRequest, console: Console) -> Outcome:
         with RunLock(wait=req.wait):
             run_doc = _start(req, chosen, policy, live, skipped, store)
             _announce(console, run_doc, cases, policy, req, live, store)
-            interrupted = _verify_and_measure(
-                cat, live, store, run_doc, policy, req, cases, not_offered, console
-            )
+            with Heartbeat(_beat(req.db, run_doc["id"])):
+                interrupted = _verify_and_measure(
+                    cat, live, store, run_doc, policy, req, cases, not_offered, console
+                )
     finally:
         for rt in live:
             rt.stop()
     run_doc, stored = store.load(run_doc["id"])
     return Outcome(run_doc, stored, sum(r["status"] == "failed" for r in stored), interrupted)
+
+
+def _beat(db, run_id: str):
+    """The heartbeat's beat: its own connection (opened in its thread), one UPDATE."""
+    own: list[RunStore] = []
+
+    def beat() -> None:
+        if not own:
+            own.append(open_store(db))
+        own[0].heartbeat(run_id)
+
+    return beat
 
 
 def _verify_and_measure(cat, live, store, run_doc, policy, req, cases, not_offered, console):
@@ -114,7 +130,7 @@ def _policy(req: RunRequest, chosen: plan.Preset | None) -> sampling.Policy:
     )
 
 
-def _start(req, chosen, policy, live, skipped, store: Store) -> dict:
+def _start(req, chosen, policy, live, skipped, store: RunStore) -> dict:
     pin = machine.pin_plan() if req.pin else None
     settings = {
         "precision": policy.precision,
@@ -127,11 +143,12 @@ def _start(req, chosen, policy, live, skipped, store: Store) -> dict:
         chosen.name if chosen else None,
         req.seed,
         settings,
-        machine.fingerprint(),
+        {**machine.fingerprint(), **identity.identity(req.machine_label)},
         machine.git_commit(),
         live,
         skipped,
     )
+    run_doc["name"], run_doc["process"] = req.name, liveness.process()
     store.begin_run(run_doc)
     return run_doc
 
