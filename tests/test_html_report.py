@@ -272,7 +272,8 @@ def test_cli_import_export_round_trip(tmp_path, run_cli):
     proc = no_traceback(run_cli("import", path))
     assert proc.returncode == 0 and proc.stdout.strip() == doc["run"]["id"]
     again = no_traceback(run_cli("import", path))
-    assert again.returncode == 2 and "is already in" in again.stderr
+    assert again.returncode == 0 and "imported 0 runs (0 cases)" in again.stderr
+    assert "1 already there" in again.stderr and again.stdout == ""
     proc = no_traceback(run_cli("export", "0a1b", "--format", "json"))
     assert proc.returncode == 0
     assert json.loads(proc.stdout) == doc

@@ -8,6 +8,7 @@ run and beats a heartbeat; a reader decides (docs/results.md, "Interrupted runs"
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import socket
@@ -79,10 +80,8 @@ class Heartbeat:
 
     def _loop(self) -> None:
         while not self._stop.wait(self.every):
-            try:
+            with contextlib.suppress(Exception):  # a store hiccup must not end the run
                 self.beat()
-            except Exception:  # noqa: BLE001 (a store hiccup must not end the run)
-                pass
 
     def __enter__(self):
         self._thread.start()

@@ -42,7 +42,9 @@ class PostgresStore(RunStore):
             self._check(create)
         except psycopg.Error as exc:
             self.db.close()
-            raise DataError(f"{self.where}: not a usable cryptobench store ({_one_line(exc)})")
+            raise DataError(
+                f"{self.where}: not a usable cryptobench store ({_one_line(exc)})"
+            ) from None
 
     def _check(self, create: bool) -> None:
         with self.db.transaction():

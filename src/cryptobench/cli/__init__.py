@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from . import info, stored
+from . import fleet, info, stored
 from .run import run
 
 
@@ -18,7 +18,7 @@ def main():
     """Verified, statistically sound benchmarks of cryptographic primitives."""
 
 
-for _command in (*info.COMMANDS, run, *stored.COMMANDS):
+for _command in (*info.COMMANDS, run, *stored.COMMANDS, *fleet.COMMANDS):
     main.add_command(_command)
 
 if __name__ == "__main__":

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import shlex
 import sys
-from pathlib import Path
 
 import click
 
