@@ -7,6 +7,7 @@ import json
 
 from . import compare as compare_mod
 from . import results
+from .errors import UsageError
 from .identity import display_label
 from .report import comparison
 
@@ -53,6 +54,27 @@ def machines(runs: list[dict]) -> list[dict]:
         row["runs"] += 1
         row["last_run"] = max(row["last_run"] or "", run.get("started") or "")
     return sorted(rows.values(), key=lambda r: r["label"])
+
+
+def last_runs_of(store, wanted: list[str]) -> list[str]:
+    """The id of each machine's last run (complete, else any)."""
+    runs = store.runs()
+    out = []
+    for name in (w.strip() for w in wanted if w.strip()):
+        mine = [r for r in runs if matches_machine(r, name)]
+        if not mine:
+            known = sorted({display_label(machine_of(r)) for r in runs})
+            raise UsageError(f"no run of machine {name!r}; machines: {', '.join(known) or 'none'}")
+        done = [r for r in mine if r["status"] == "complete"] or mine
+        out.append(max(done, key=lambda r: r["started"])["id"])
+    return out
+
+
+def check_machine(docs: list[dict], name: str | None) -> None:
+    """``--normalise-to``: must be one of the report's machines."""
+    names = [display_label(d.get("machine") or {}) for d in docs]
+    if name is not None and name not in names:
+        raise UsageError(f"--normalise-to {name!r}: valid: {', '.join(dict.fromkeys(names))}")
 
 
 def labels(docs: list[dict]) -> list[str]:

@@ -54,18 +54,28 @@ def show(run_ref, db, fmt, output_path, show_precision):
     "--html", "html_path", required=True, type=click.Path(dir_okay=False), help="write it here"
 )
 @click.option("--title", default=None, help="the page title")
+@click.option(
+    "--machines", default=None, metavar="A,B,…", help="add each machine's last run (labels)"
+)
+@click.option(
+    "--normalise-to", default=None, metavar="MACHINE", help="the machine ratios are taken to"
+)
 @db_option
 @guarded
-def report_cmd(refs, html_path, title, db):
+def report_cmd(refs, html_path, title, machines, normalise_to, db):
     """One self-contained HTML report (charts, sortable tables, machines) of runs
-    (default: `last`) or results files; several runs are shown side by side."""
+    (default: `last`) or results files; several runs are shown side by side, and runs from
+    several machines get a machine × implementation matrix."""
+    from ..fleet import check_machine, last_runs_of
     from ..report import html as html_report  # plotly: loaded only for this command
 
     sources = Sources(db)
+    refs = list(refs) + (last_runs_of(sources.store, machines.split(",")) if machines else [])
     docs = [sources.load(ref) for ref in refs or ("last",)]
+    check_machine(docs, normalise_to)
     path = Path(html_path)
     try:
-        html_report.write(path, docs, title=title)
+        html_report.write(path, docs, title=title, normalise_to=normalise_to)
     except OSError as exc:
         raise CryptobenchError(f"cannot write {path}: {exc.strerror}") from None
     click.echo(str(path.resolve()))

@@ -25,7 +25,7 @@ import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
 from ..compare import run_labels
-from . import html_charts, html_tables
+from . import html_charts, html_machines, html_tables
 from .html_charts import Run, esc
 
 FAMILY_NAMES = {
@@ -111,7 +111,7 @@ def _nav(families: list[str]) -> str:
     return '<nav class="cb-nav">' + " · ".join(items) + "</nav>"
 
 
-def body(runs: list[Run], charts: dict[str, list]) -> str:
+def body(runs: list[Run], charts: dict[str, list], normalise_to: str | None = None) -> str:
     families = list(charts) + sorted(
         {r.get("family") for run in runs for r in run.results} - set(charts) - {"noop", None}
     )
@@ -128,6 +128,7 @@ def body(runs: list[Run], charts: dict[str, list]) -> str:
     ]
     sections = [_family_section(f, charts.get(f, []), runs) for f in families]
     tail = [
+        html_machines.section(runs, normalise_to),
         html_tables.fits_section(runs),
         html_tables.noop_section(runs),
         html_tables.problems_section(runs),
@@ -139,7 +140,7 @@ def body(runs: list[Run], charts: dict[str, list]) -> str:
     return "\n".join(head + sections + tail)
 
 
-def render(docs, title: str | None = None, **_) -> str:
+def render(docs, title: str | None = None, normalise_to: str | None = None, **_) -> str:
     """The report of one results document or a list of them."""
     docs = [docs] if isinstance(docs, dict) else list(docs)
     labels = run_labels(docs)
@@ -167,7 +168,7 @@ def render(docs, title: str | None = None, **_) -> str:
 <body>
 <noscript><p class="cb-warning">Charts and table sorting need JavaScript;
 the tables below are complete without it.</p></noscript>
-{body(runs, charts)}
+{body(runs, charts, normalise_to)}
 <script type="application/json" id="cb-data">{json_for_script(data)}</script>
 <script type="text/plain" id="cb-datatables">{dt_b64}</script>
 <script>{plotly_js}</script>
@@ -177,7 +178,7 @@ the tables below are complete without it.</p></noscript>
 """
 
 
-def write(path: Path, docs, title: str | None = None) -> Path:
+def write(path: Path, docs, title: str | None = None, normalise_to: str | None = None) -> Path:
     path = Path(path)
-    path.write_text(render(docs, title=title), encoding="utf-8")
+    path.write_text(render(docs, title=title, normalise_to=normalise_to), encoding="utf-8")
     return path
