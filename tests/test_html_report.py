@@ -221,7 +221,7 @@ def test_cli_report_errors_are_one_line(tmp_path, run_cli):
     proc = no_traceback(run_cli("report", str(tmp_path / "nope.json"), "--html", out))
     assert proc.returncode == 1 and "cannot read" in proc.stderr and proc.stderr.count("\n") == 1
     proc = no_traceback(run_cli("report", "last", "--html", out))
-    assert proc.returncode == 2 and "no runs in" in proc.stderr
+    assert proc.returncode == 2 and "no store at" in proc.stderr  # nothing stored yet
     a = write(tmp_path, "a.json", make_doc())
     proc = no_traceback(run_cli("report", a, "--html", str(tmp_path / "no" / "dir.html")))
     assert proc.returncode == 1 and "cannot write" in proc.stderr
