@@ -14,7 +14,7 @@ import psycopg
 
 from . import store_schema
 from .errors import DataError, UsageError
-from .store import RunStore
+from .store_sql import RunStore
 
 MIGRATION_LOCK = 0x43425231  # pg_advisory_xact_lock key: "CBR1"
 
