@@ -83,3 +83,29 @@ def pytest_runtest_makereport(item, call):
             return
         rep.outcome = "failed"
         rep.longrepr = f"skipped in CI (CRYPTOBENCH_STRICT=1), which must run it: {reason}"
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A real PostgreSQL server for the whole session (tests/pgserver.py)."""
+    from .pgserver import Server, server_bin
+
+    bindir = server_bin()
+    if bindir is None:
+        pytest.skip(
+            "PostgreSQL server binaries (initdb, pg_ctl) absent: install Debian's `postgresql` "
+            "(scripts/apt-core.txt)"
+        )
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        pytest.skip("psycopg not installed (pip install -e .)")
+    server = Server(bindir).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server):
+    """The URL of a fresh, empty database on the test server."""
+    return pg_server.new_database()

@@ -296,3 +296,51 @@ def test_explore_views_size_selector_runtime_filter_and_sweep(browser, tmp_path)
     page.page.evaluate("() => document.querySelector('#explore h3').scrollIntoView()")
     _shot(page, "report-explore-sweep.png")
     assert page.errors() == [] and page.dialogs == []
+
+
+MATRIX = """() => [...document.querySelectorAll('#machines-matrix table')].map(t => ({
+    kind: t.className, prim: t.dataset.primitive, size: t.dataset.size,
+    head: [...t.tHead.rows[0].cells].map(c => c.textContent),
+    rows: [...t.tBodies[0].rows].map(r => [...r.cells].map(c => c.textContent)),
+    fastest: [...t.querySelectorAll('td.cb-fastest')].length,
+}))"""
+
+
+def test_machine_matrix_from_two_stored_runs(browser, tmp_path, run_cli):
+    """Two runs with different machine labels, stored and reported through the CLI."""
+    import json
+
+    hostile = "<img src=x onerror=alert(1)>"
+    slower = {("go/stdlib", "sha256"): 1.5}
+    docs = [make_doc(), make_doc(run_id=ID_B, seed=2, speed=slower)]
+    for doc, label in zip(docs, ("c7i.large", hostile), strict=True):
+        doc["machine"].update(label=label, hostname="h", machine_id=label[:4])
+        path = tmp_path / f"{doc['run']['id']}.json"
+        path.write_text(json.dumps(doc))
+        assert run_cli("import", str(path)).returncode == 0
+    out = tmp_path / "machines.html"
+    proc = run_cli(
+        "report",
+        "--html",
+        str(out),
+        "--machines",
+        f"c7i.large,{hostile}",
+        "--normalise-to",
+        "c7i.large",
+    )
+    assert proc.returncode == 0, proc.stderr
+    bad = run_cli("report", "--html", str(out), "--machines", "nope")
+    assert bad.returncode == 2 and "c7i.large" in bad.stderr and "no run of machine" in bad.stderr
+    page = Page(browser, out)
+    assert page.errors() == [] and page.dialogs == []
+    tables = page.js(MATRIX)
+    sha64 = [t for t in tables if t["prim"] == "sha256" and t["size"] == "64"]
+    absolute, normalised = sha64
+    assert absolute["kind"] == "cb-matrix" and normalised["kind"] == "cb-matrix-norm"
+    assert absolute["head"] == ["implementation", "c7i.large", hostile, "fastest machine"]
+    go = next(r for r in absolute["rows"] if r[0] == "go/stdlib")
+    assert go[3] == "c7i.large" and go[1].endswith("MB/s")
+    go_norm = next(r for r in normalised["rows"] if r[0] == "go/stdlib")
+    assert go_norm[1] == "×1" and go_norm[2].startswith("×0.6")  # 1/1.5
+    assert absolute["fastest"] >= 1
+    assert len(tables) % 2 == 0 and page.js("() => document.querySelectorAll('img').length") == 0

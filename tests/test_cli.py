@@ -60,7 +60,7 @@ def no_traceback(proc):
             ],
             "operations digest",
         ),
-        (["show", "no-such-run"], "matches no run"),
+        (["show", "no-such-run"], "no store at"),
         (["verify", "--runtime", "cobol"], "valid: fake-ok"),
     ],
 )

@@ -240,7 +240,7 @@ def test_cli_report_errors_are_one_line(tmp_path, run_cli):
     proc = no_traceback(run_cli("report", str(tmp_path / "nope.json"), "--html", out))
     assert proc.returncode == 1 and "cannot read" in proc.stderr and proc.stderr.count("\n") == 1
     proc = no_traceback(run_cli("report", "last", "--html", out))
-    assert proc.returncode == 2 and "no runs in" in proc.stderr
+    assert proc.returncode == 2 and "no store at" in proc.stderr  # nothing stored yet
     a = write(tmp_path, "a.json", make_doc())
     proc = no_traceback(run_cli("report", a, "--html", str(tmp_path / "no" / "dir.html")))
     assert proc.returncode == 1 and "cannot write" in proc.stderr
@@ -294,7 +294,8 @@ def test_cli_import_export_round_trip(tmp_path, run_cli):
     proc = no_traceback(run_cli("import", path))
     assert proc.returncode == 0 and proc.stdout.strip() == doc["run"]["id"]
     again = no_traceback(run_cli("import", path))
-    assert again.returncode == 2 and "is already in" in again.stderr
+    assert again.returncode == 0 and "imported 0 runs (0 cases)" in again.stderr
+    assert "1 already there" in again.stderr and again.stdout == ""
     proc = no_traceback(run_cli("export", "0a1b", "--format", "json"))
     assert proc.returncode == 0
     assert json.loads(proc.stdout) == doc

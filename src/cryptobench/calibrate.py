@@ -28,7 +28,7 @@ from .progress import Progress
 from .protocol import Implementation, RemoteError, RunnerFailure
 from .rounds import Rounds
 from .session import Runtime, open_runtimes
-from .store import Store
+from .store import RunStore, open_store
 from .verify import Verifier, VerifyError, check_encoded_cost
 
 OPERATIONS = {"password-hash": ("verify", "derive", "hash"), "kdf": ("derive",)}
@@ -261,7 +261,7 @@ class Calibration:
 
     def _measure(self, live, skipped, chosen) -> tuple[dict, list[dict]]:
         req = self.req
-        store = Store(req.db)
+        store = open_store(req.db)
         clock0, cpu0, load0 = time.monotonic(), machine.cpu_times(), os.getloadavg()[0]
         run_doc = self._start(live, skipped, store)
         verifier = Verifier(self.cat, vectors.load_all(self.cat), live, timeout=req.timeout)
@@ -294,7 +294,7 @@ class Calibration:
             store.update_run(run_doc)
         return store.load(run_doc["id"])
 
-    def _start(self, live, skipped, store: Store) -> dict:
+    def _start(self, live, skipped, store: RunStore) -> dict:
         settings = {"time_budget_s": self.req.time_budget_s, "rounds": self.req.rounds, "pin": None}
         run_doc = results.start(
             self.req.command,

@@ -21,7 +21,7 @@ from .inputs import _rng
 from .lock import RunLock
 from .protocol import RemoteError, RunnerFailure
 from .session import Runtime, open_runtimes
-from .store import Store
+from .store import open_store
 
 CONTROLS = ("equal", "equal-ct")  # the runtime's early-exit equality and constant-time one
 CONTROL_LEN = 64
@@ -333,7 +333,7 @@ def run(req: LeakRequest, console: Console) -> Outcome:
     cat = catalog_mod.load()
     for p in req.primitives:
         cat.get(p)  # unknown → UsageError listing the valid ids
-    store = Store(req.db)
+    store = open_store(req.db)
     live, skipped = open_runtimes(req.runtimes, req.impls, only_needed=True)
     try:
         known = [i.id for rt in live for i in rt.implementations]

@@ -186,13 +186,16 @@ def render_runs(runs: list[dict], fmt: str) -> str:
 
     def draw(console):
         t = Table(title="runs", title_justify="left")
-        for col in ("id", "started", "status", "preset", "cases", "command"):
+        for col in ("id", "name", "machine", "started", "status", "preset", "cases", "command"):
             t.add_column(col, overflow="fold")
         for r in runs:
+            m = r.get("machine") or {}
             t.add_row(
                 r["id"][:8],
+                r.get("name") or "",
+                m.get("label") or m.get("hostname") or "",
                 r["started"],
-                r["status"],
+                r["status"] + (f" ({r['status_detail']})" if r.get("status_detail") else ""),
                 r.get("preset") or "",
                 str(r.get("n_cases", "")),
                 r.get("command", ""),

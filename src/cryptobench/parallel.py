@@ -21,7 +21,7 @@ from . import results, stats
 from .measure import Prepared
 from .protocol import RemoteError, RunnerFailure, check_samples
 from .session import Runtime
-from .store import Store
+from .store import RunStore
 from .verify import VerifyError
 
 OVERLAP_FLAG = 0.9  # timed windows that ran together less than this are flagged
@@ -147,7 +147,7 @@ def one_round(base: Runtime, cpus: list[int], p: Prepared, plan: Plan):
 @dataclass
 class Parallel:
     runtimes: dict[str, Runtime]  # by Runtime.key
-    store: Store
+    store: RunStore
     run: dict
     cpus: list[int]
     rounds: int

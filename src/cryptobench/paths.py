@@ -18,11 +18,12 @@ def runners_dir() -> Path:
     return Path(os.environ.get("CRYPTOBENCH_RUNNERS", project_root() / "runners"))
 
 
-def default_db() -> Path:
-    """$CRYPTOBENCH_DB, else $XDG_DATA_HOME/cryptobench/results.sqlite (~/.local/share/…)."""
+def default_db() -> Path | str:
+    """$CRYPTOBENCH_DB (a path or a postgresql:// URL, kept as text), else
+    $XDG_DATA_HOME/cryptobench/results.sqlite (~/.local/share/…)."""
     env = os.environ.get("CRYPTOBENCH_DB")
     if env:
-        return Path(env)
+        return env if "://" in env else Path(env)
     base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
     return Path(base) / "cryptobench" / "results.sqlite"
 

@@ -10,14 +10,26 @@ from pathlib import Path
 
 from rich.console import Console
 
-from . import catalog, cpu_features, machine, parallel, plan, results, sampling, vectors
+from . import (
+    catalog,
+    cpu_features,
+    identity,
+    liveness,
+    machine,
+    parallel,
+    plan,
+    results,
+    sampling,
+    vectors,
+)
 from .errors import UsageError
+from .liveness import Heartbeat
 from .lock import RunLock
 from .measure import Prepared, noop_cases, prepare
 from .progress import Progress
 from .rounds import Rounds, estimate
 from .session import Runtime, open_runtimes
-from .store import Store
+from .store import RunStore, open_store
 from .verify import Verifier
 
 
@@ -26,7 +38,7 @@ class RunRequest:
     """What the user asked for (the `run` command's options)."""
 
     command: str
-    db: Path
+    db: Path | str  # a file or a postgresql:// URL
     preset: str | None = None
     filters: plan.Filters = field(default_factory=plan.Filters)
     time_per_case: float | None = None
@@ -40,6 +52,8 @@ class RunRequest:
     cpu_features: list[tuple[str, ...]] = field(default_factory=lambda: [()])  # feature sets
     parallel: list[int] = field(default_factory=list)  # --parallel: the CPUs, one per process
     threads: list[int] = field(default_factory=list)  # --threads: the CPUs of the one process
+    name: str | None = None
+    machine_label: str | None = None
 
 
 @dataclass
@@ -55,7 +69,7 @@ def run(req: RunRequest, console: Console) -> Outcome:
     cat = catalog.load()
     if req.preset:
         plan.load_preset(req.preset, cat)  # a bad preset file is refused before anything starts
-    store = Store(req.db)
+    store = open_store(req.db)
     live, skipped = open_runtimes(req.filters.runtimes, req.filters.impls)
     sets = switched_sets(live, req.cpu_features)
     try:
@@ -67,9 +81,10 @@ def run(req: RunRequest, console: Console) -> Outcome:
         with RunLock(wait=req.wait):
             run_doc = _start(req, chosen, policy, live, skipped, store)
             _announce(console, run_doc, cases, policy, req, live, store)
-            interrupted = _verify_and_measure(
-                cat, sets, store, run_doc, policy, req, cases, not_offered, console
-            )
+            with Heartbeat(_beat(req.db, run_doc["id"])):
+                interrupted = _verify_and_measure(
+                    cat, sets, store, run_doc, policy, req, cases, not_offered, console
+                )
     finally:
         for rts in sets.values():
             for rt in rts:
@@ -157,6 +172,18 @@ def _switched_impls(sets, cases):
     return out
 
 
+def _beat(db, run_id: str):
+    """The heartbeat's beat: its own connection (opened in its thread), one UPDATE."""
+    own: list[RunStore] = []
+
+    def beat() -> None:
+        if not own:
+            own.append(open_store(db))
+        own[0].heartbeat(run_id)
+
+    return beat
+
+
 def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offered, console):
     """Verification, then the rounds; the run is closed whatever happens. True if
     interrupted (Ctrl-C keeps every stored case)."""
@@ -230,7 +257,7 @@ def _policy(req: RunRequest, chosen: plan.Preset | None) -> sampling.Policy:
     )
 
 
-def _start(req, chosen, policy, live, skipped, store: Store) -> dict:
+def _start(req, chosen, policy, live, skipped, store: RunStore) -> dict:
     pin = machine.pin_plan() if req.pin else None
     settings = {
         "parallel": req.parallel or None,
@@ -246,11 +273,12 @@ def _start(req, chosen, policy, live, skipped, store: Store) -> dict:
         chosen.name if chosen else None,
         req.seed,
         settings,
-        machine.fingerprint(),
+        {**machine.fingerprint(), **identity.identity(req.machine_label)},
         machine.git_commit(),
         live,
         skipped,
     )
+    run_doc["name"], run_doc["process"] = req.name, liveness.process()
     store.begin_run(run_doc)
     return run_doc
 

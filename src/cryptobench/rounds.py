@@ -19,7 +19,7 @@ from .measure import Prepared, measure_round, round_error
 from .plan import Case
 from .protocol import RemoteError, RunnerFailure
 from .session import Runtime
-from .store import Store
+from .store import RunStore
 from .verify import Verifier, VerifyError
 
 START_S = 0.5  # a fresh runner process, roughly (JVM and Node included)
@@ -64,7 +64,7 @@ class _State:
 class Rounds:
     runtimes: dict[str, Runtime]  # by Runtime.key (the id, and the features switched off)
     verifier: Verifier
-    store: Store
+    store: RunStore
     run: dict
     policy: sampling.Policy  # for the whole case; each round gets its share
     rounds: int = 3

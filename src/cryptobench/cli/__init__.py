@@ -28,6 +28,8 @@ COMMANDS = {  # name → module:function in this package
     "calibrate": "answers:calibrate",
     "advise": "answers:advise",
     "leak": "leak:leak",
+    "machines": "fleet:machines",
+    "history": "fleet:history",
 }
 
 

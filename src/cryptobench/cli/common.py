@@ -34,7 +34,7 @@ class _ErrConsole:
 err = _ErrConsole()
 FORMATS = ("table", "json", "csv", "markdown")
 SCHEMA_PATH = Path(__file__).parent.parent / "results.schema.json"
-DB_HELP = f"SQLite store (default {default_db()})"
+DB_HELP = "SQLite file or postgresql:// URL (default $CRYPTOBENCH_DB, else ~/.local/share/…)"
 
 
 def db_option(fn):
@@ -53,6 +53,27 @@ def guarded(fn):
             sys.exit(exc.exit_code)
 
     return wrapper
+
+
+NAME_CHARS = "letters, digits, '.', '_' and '-'"
+
+
+def validate_name(ctx, param, value):
+    """A run name: 1–64 of NAME_CHARS, not `last`, not all hex (an id prefix)."""
+    import re
+
+    if value is None:
+        return value
+    if (
+        not re.fullmatch(r"[A-Za-z0-9._-]{1,64}", value)
+        or value == "last"
+        or re.fullmatch(r"[0-9a-f-]+", value)
+    ):
+        raise click.BadParameter(
+            f"{value!r}: a name is 1–64 {NAME_CHARS}, not `last`, and not only hex digits "
+            "(that reads as a run id)"
+        )
+    return value
 
 
 def print_skips(skipped) -> None:
@@ -106,18 +127,20 @@ def _is_file_ref(ref: str) -> bool:
 
 
 class Sources:
-    """Resolves RUN or FILE.json arguments; opens the store only when a run id is given."""
+    """Resolves RUN or FILE.json arguments; opens the store only when a run id is given. A
+    store that does not exist is an error (exit 2) unless ``create`` (import)."""
 
-    def __init__(self, db: str | None):
+    def __init__(self, db: str | None, create: bool = False):
         self.db = db
+        self.create = create
         self._store = None
 
     @property
     def store(self):
-        from ..store import Store
+        from ..store import open_store
 
         if self._store is None:
-            self._store = Store(Path(self.db) if self.db else default_db())
+            self._store = open_store(self.db or default_db(), create=self.create)
         return self._store
 
     def load(self, ref: str) -> dict:

@@ -6,7 +6,6 @@ import os
 import random
 import shlex
 import sys
-from pathlib import Path
 
 import click
 
@@ -14,7 +13,7 @@ from .. import cpu_features, parallel, pipeline, plan, results
 from ..errors import UsageError
 from ..paths import default_db
 from ..sizes import SIZE
-from .common import DB_HELP, FORMATS, err, guarded, output
+from .common import DB_HELP, FORMATS, err, guarded, output, validate_name
 
 
 @click.command()
@@ -71,12 +70,21 @@ from .common import DB_HELP, FORMATS, err, guarded, output
 @click.option("--timeout", type=float, default=60.0, help="base seconds for one answer")
 @click.option("--show-precision", is_flag=True)
 @click.option("--wait", is_flag=True, help="wait for another run to finish instead of failing")
+@click.option(
+    "--name", default=None, callback=validate_name, help="a name for this run (unique per machine)"
+)
+@click.option(
+    "--machine-label",
+    default=None,
+    help="what to call this machine, e.g. c7i.large (default $CRYPTOBENCH_MACHINE_LABEL, "
+    "else the hostname)",
+)
 @guarded
 def run(fmt, output_path, show_precision, **opts):
     """Verify and measure: a preset (default: `default`) or the primitives named."""
     req = pipeline.RunRequest(
         command=shlex.join(["cryptobench", *sys.argv[1:]]),
-        db=Path(opts["db"]) if opts["db"] else default_db(),
+        db=opts["db"] or default_db(),
         preset=opts["preset"],
         filters=plan.Filters(
             list(opts["runtimes"]),
@@ -94,6 +102,8 @@ def run(fmt, output_path, show_precision, **opts):
         timeout=opts["timeout"],
         wait=opts["wait"],
         pin=opts["pin"],
+        name=opts["name"],
+        machine_label=opts["machine_label"],
     )
     if opts["parallel"] is not None:
         req.parallel = _cpus(opts["parallel"])

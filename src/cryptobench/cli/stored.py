@@ -15,18 +15,24 @@ import click
 from .. import compare as compare_mod
 from .. import listing, results
 from .. import report as report_mod
-from ..errors import CryptobenchError
+from ..errors import CryptobenchError, UsageError
 from ..report import comparison
-from .common import FORMATS, Sources, db_option, err, guarded, output, read_results_file, write
+from .common import FORMATS, Sources, db_option, err, guarded, output, write
 
 
 @click.command()
 @db_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table")
+@click.option(
+    "--machine", default=None, help="only runs of this machine (label, hostname or id prefix)"
+)
 @guarded
-def runs(db, fmt):
-    """The runs in the store."""
-    click.echo(listing.render_runs(Sources(db).store.runs(), fmt), nl=False)
+def runs(db, fmt, machine):
+    """The runs in the store (a run whose process is gone shows as interrupted)."""
+    from ..fleet import runs_of_machine
+
+    found = Sources(db).store.runs()
+    click.echo(listing.render_runs(runs_of_machine(found, machine), fmt), nl=False)
 
 
 @click.command()
@@ -44,7 +50,7 @@ def runs(db, fmt):
 )
 @guarded
 def show(run_ref, db, fmt, output_path, show_precision, group_by):
-    """One stored run (an id prefix, or `last`) in any format."""
+    """One stored run (an id prefix, a name, or `last`) in any format."""
     run_doc, stored = Sources(db).store.load(run_ref)
     output(results.document(run_doc, stored), fmt, output_path, show_precision, group_by)
 
@@ -55,18 +61,28 @@ def show(run_ref, db, fmt, output_path, show_precision, group_by):
     "--html", "html_path", required=True, type=click.Path(dir_okay=False), help="write it here"
 )
 @click.option("--title", default=None, help="the page title")
+@click.option(
+    "--machines", default=None, metavar="A,B,…", help="add each machine's last run (labels)"
+)
+@click.option(
+    "--normalise-to", default=None, metavar="MACHINE", help="the machine ratios are taken to"
+)
 @db_option
 @guarded
-def report_cmd(refs, html_path, title, db):
+def report_cmd(refs, html_path, title, machines, normalise_to, db):
     """One self-contained HTML report (charts, sortable tables, machines) of runs
-    (default: `last`) or results files; several runs are shown side by side."""
+    (default: `last`) or results files; several runs are shown side by side, and runs from
+    several machines get a machine × implementation matrix."""
+    from ..fleet import check_machine, last_runs_of
     from ..report import html as html_report  # plotly: loaded only for this command
 
     sources = Sources(db)
+    refs = list(refs) + (last_runs_of(sources.store, machines.split(",")) if machines else [])
     docs = [sources.load(ref) for ref in refs or ("last",)]
+    check_machine(docs, normalise_to)
     path = Path(html_path)
     try:
-        html_report.write(path, docs, title=title)
+        html_report.write(path, docs, title=title, normalise_to=normalise_to)
     except OSError as exc:
         raise CryptobenchError(f"cannot write {path}: {exc.strerror}") from None
     bundle, _ = html_report.plotly_bundle()
@@ -76,8 +92,8 @@ def report_cmd(refs, html_path, title, db):
 
 
 @click.command("compare")
-@click.argument("a", metavar="A")
-@click.argument("b", metavar="B")
+@click.argument("a", metavar="BASELINE")
+@click.argument("candidates", nargs=-1, required=True, metavar="CANDIDATE...")
 @click.option(
     "--fail-above",
     type=click.FloatRange(0),
@@ -103,18 +119,20 @@ def report_cmd(refs, html_path, title, db):
 @click.option("--output", default=None, help="write the comparison here instead of stdout")
 @db_option
 @guarded
-def compare_cmd(a, b, fail_above, fmt, alpha, min_effect, output, db):
-    """B against A (runs or results files): ratio of medians with its CI, Mann–Whitney U
-    p-values with Benjamini–Hochberg control, `~` where not significant."""
+def compare_cmd(a, candidates, fail_above, fmt, alpha, min_effect, output, db):
+    """Each CANDIDATE against BASELINE (runs, run names or results files): ratio of medians
+    with its CI, Mann–Whitney U p-values with Benjamini–Hochberg control, `~` where not
+    significant; one table per candidate."""
+    from ..fleet import compare_many
+
     sources = Sources(db)
-    doc_a, doc_b = sources.load(a), sources.load(b)
-    label_a, label_b = compare_mod.run_labels([doc_a, doc_b])
-    cmp = compare_mod.compare(doc_a, doc_b, alpha=alpha, min_effect=min_effect / 100)
-    write(comparison.render(fmt, cmp, label_a, label_b, fail_above), output)
-    if not cmp.cases:
+    docs = [sources.load(ref) for ref in (a, *candidates)]
+    text, empty, slow = compare_many(docs, fmt, alpha, min_effect / 100, fail_above)
+    write(text, output)
+    if empty:
         err.print("cryptobench: no case was measured in both runs", markup=False)
         sys.exit(1)
-    if fail_above is not None and cmp.slowdowns_above(fail_above):
+    if slow:
         sys.exit(3)
 
 
@@ -123,27 +141,41 @@ def compare_cmd(a, b, fail_above, fmt, alpha, min_effect, output, db):
 @db_option
 @guarded
 def import_cmd(file, db):
-    """Add a results file (e.g. from another machine) to the store; prints its run id."""
-    doc = read_results_file(Path(file))
-    store = Sources(db).store
-    run = {**doc["run"], "machine": doc["machine"], "results_schema": doc["schema"]}
-    store.import_run(run, doc["results"])
-    err.print(
-        f"imported run {doc['run']['id'][:8]} ({len(doc['results'])} cases) into {store.path}",
-        markup=False,
-    )
-    click.echo(doc["run"]["id"])
+    """Add a results file, or a whole store from `export --all`, to the store (e.g. from
+    another machine, or SQLite into PostgreSQL); prints the run ids added. Importing twice
+    adds nothing."""
+    from ..fleet import import_documents
+    from .fleet import read_documents
+
+    docs = read_documents(Path(file))
+    store = Sources(db, create=True).store
+    added, summary = import_documents(store, docs)
+    err.print(summary, markup=False)
+    for run_id in added:
+        click.echo(run_id)
 
 
 @click.command("export")
-@click.argument("run_ref", metavar="RUN")
+@click.argument("run_ref", metavar="RUN", required=False)
+@click.option("--all", "everything", is_flag=True, help="every run: the whole store")
 @click.option("--format", "fmt", type=click.Choice(["json"]), default="json", show_default=True)
 @click.option("--output", default=None, help="write it here instead of stdout")
 @db_option
 @guarded
-def export_cmd(run_ref, fmt, output, db):
-    """One stored run as a results file (`cryptobench import` reads it back)."""
-    run, stored = Sources(db).store.load(run_ref)
+def export_cmd(run_ref, everything, fmt, output, db):
+    """One stored run as a results file, or with --all the whole store (`cryptobench import`
+    reads either back, into SQLite or PostgreSQL)."""
+    if everything == bool(run_ref):
+        raise UsageError("give one RUN (an id prefix, a name or `last`) or --all")
+    store = Sources(db).store
+    if everything:
+        from ..fleet import export_all
+
+        text, summary = export_all(store)
+        write(text, output)
+        err.print(summary, markup=False)
+        return
+    run, stored = store.load(run_ref)
     write(report_mod.render(fmt, results.document(run, stored)), output)
 
 

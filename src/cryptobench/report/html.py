@@ -27,7 +27,7 @@ import plotly.io as pio
 from plotly.offline import get_plotlyjs, get_plotlyjs_version
 
 from ..compare import run_labels
-from . import html_charts, html_leak, html_tables, html_views
+from . import html_charts, html_leak, html_machines, html_tables, html_views
 from .html_charts import Run, esc
 
 # installed by `make setup` from web/package.json (npm ci); pinned there
@@ -141,7 +141,9 @@ def _nav(families: list[str]) -> str:
     return '<nav class="cb-nav">' + " · ".join(items) + "</nav>"
 
 
-def body(runs: list[Run], charts: dict[str, list], explore: dict) -> str:
+def body(
+    runs: list[Run], charts: dict[str, list], explore: dict, normalise_to: str | None = None
+) -> str:
     families = list(charts) + sorted(
         {r.get("family") for run in runs for r in run.results} - set(charts) - {"noop", None}
     )
@@ -159,6 +161,7 @@ def body(runs: list[Run], charts: dict[str, list], explore: dict) -> str:
     ]
     sections = [_family_section(f, charts.get(f, []), runs) for f in families]
     tail = [
+        html_machines.section(runs, normalise_to),
         html_tables.fits_section(runs),
         html_tables.noop_section(runs),
         html_tables.problems_section(runs),
@@ -170,7 +173,7 @@ def body(runs: list[Run], charts: dict[str, list], explore: dict) -> str:
     return "\n".join(head + sections + tail)
 
 
-def render(docs, title: str | None = None, **_) -> str:
+def render(docs, title: str | None = None, normalise_to: str | None = None, **_) -> str:
     """The report of one results document or a list of them."""
     docs = [docs] if isinstance(docs, dict) else list(docs)
     labels = run_labels(docs)
@@ -202,7 +205,7 @@ def render(docs, title: str | None = None, **_) -> str:
 <body>
 <noscript><p class="cb-warning">Charts and table sorting need JavaScript;
 the tables below are complete without it.</p></noscript>
-{body(runs, charts, explore)}
+{body(runs, charts, explore, normalise_to)}
 {html_leak.section(docs, labels)}
 <script type="application/json" id="cb-data">{json_for_script(data)}</script>
 <script type="text/plain" id="cb-datatables">{dt_text}</script>
@@ -214,7 +217,7 @@ the tables below are complete without it.</p></noscript>
 """
 
 
-def write(path: Path, docs, title: str | None = None) -> Path:
+def write(path: Path, docs, title: str | None = None, normalise_to: str | None = None) -> Path:
     path = Path(path)
-    path.write_text(render(docs, title=title), encoding="utf-8")
+    path.write_text(render(docs, title=title, normalise_to=normalise_to), encoding="utf-8")
     return path
