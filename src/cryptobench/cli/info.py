@@ -7,7 +7,7 @@ import sys
 import click
 
 from .. import catalog as catalog_mod
-from .. import listing, plan
+from .. import listing, plan, wycheproof
 from .. import vectors as vectors_mod
 from ..errors import UsageError
 from ..protocol import RemoteError, RunnerFailure
@@ -47,11 +47,19 @@ def presets():
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table")
 @click.option("--all-vectors", is_flag=True, help="also run vectors marked slow")
 @click.option(
+    "--suite",
+    type=click.Choice(["default", "wycheproof"]),
+    default="default",
+    show_default=True,
+    help="wycheproof: every Project Wycheproof vector, per implementation",
+)
+@click.option(
     "--timeout", type=float, default=60.0, show_default=True, help="seconds to wait for one answer"
 )
 @guarded
-def verify(runtimes, impls, primitives, fmt, all_vectors, timeout):
-    """The verification matrix: known answers, forgeries, agreement between implementations."""
+def verify(runtimes, impls, primitives, fmt, all_vectors, suite, timeout):
+    """The verification matrix: known answers, forgeries, agreement between implementations,
+    and a seeded sample of Project Wycheproof (all of it with --suite wycheproof)."""
     cat = catalog_mod.load()
     vecs = vectors_mod.load_all(cat)
     for p in primitives:
@@ -59,13 +67,34 @@ def verify(runtimes, impls, primitives, fmt, all_vectors, timeout):
     live, skipped = open_runtimes(runtimes, impls)
     print_skips(skipped)
     verifier = Verifier(cat, vecs, live, timeout=timeout, all_vectors=all_vectors)
+    if suite == "wycheproof":
+        wycheproof_suite(verifier, cat, live, runtimes, impls, primitives, fmt)
     try:
         rows = listing.verify_matrix(verifier, cat, live, runtimes, impls, primitives, err)
+        rows += wycheproof_sample(verifier, cat, live, runtimes, impls, primitives)
     finally:
         for rt in live:
             rt.stop()
     click.echo(listing.render_matrix(rows, fmt), nl=False)
     sys.exit(1 if any(not r["ok"] for r in rows) else 0)
+
+
+def wycheproof_suite(verifier, cat, live, runtimes, impls, primitives, fmt):
+    """Every Wycheproof vector through every selected implementation; exits."""
+    chosen, cases = wycheproof.selected(live, runtimes, impls, primitives)
+    try:
+        tallies = wycheproof.run_all(verifier, cat, chosen, cases, err)
+    finally:
+        for rt in live:
+            rt.stop()
+    click.echo(wycheproof.render(tallies, fmt), nl=False)
+    sys.exit(1 if any(not t.ok for t in tallies) else 0)
+
+
+def wycheproof_sample(verifier, cat, live, runtimes, impls, primitives) -> list[dict]:
+    chosen, cases = wycheproof.selected(live, runtimes, impls, primitives)
+    tallies = wycheproof.run_all(verifier, cat, chosen, wycheproof.sample(cases))
+    return wycheproof.matrix_rows(tallies)
 
 
 @click.command()
@@ -101,6 +130,11 @@ def compute(impl, primitive, operation, params, timeout, **raw):
                 raise UsageError(f"--{name} must be hex") from None
         inputs[name] = value.lower() if name != "encoded" else value
     user = dict(plan.parse_param(p) for p in params)
+    if prim.family == "aead":  # the AAD sent is the AAD: its length is derived, everywhere
+        n = len(inputs.get("aad", "")) // 2
+        if "aad_len" in user and user["aad_len"] != n:
+            raise UsageError(f"--param aad_len={user['aad_len']} but --aad is {n} bytes")
+        user["aad_len"] = n
     resolved = cat.resolve_params(prim, user, operation)
     live, skipped = open_runtimes((), (impl,), only_needed=True)
     found = [i for rt in live for i in rt.implementations if i.id == impl]
