@@ -51,9 +51,9 @@ def pick(pid: str, offer, want) -> wycheproof.Case:
     """The first valid vector of ``pid`` with the catalog's sizes that satisfies ``want``."""
     prim = CATALOG.get(pid)
     for case in CASES[pid]:
-        if case.result == "valid" and not sizes.unsupported(prim, offer, case.sizes):
-            if case.sizes["nonce"] == prim.nonce_len and want(case):
-                return case
+        fits = case.result == "valid" and not sizes.unsupported(prim, offer, case.sizes)
+        if fits and case.sizes["nonce"] == prim.nonce_len and want(case):
+            return case
     raise AssertionError(f"no Wycheproof vector for {pid} fits the test")
 
 
@@ -127,7 +127,7 @@ def test_a_1_kib_aad_is_authenticated_whole(runner):
     the AAD is refused, so every byte sent was authenticated."""
     _, proc, _ = runner
     failures = []
-    for lib, pid, offer, fresh in aead_offers(runner):
+    for lib, pid, _offer, fresh in aead_offers(runner):
         prim = CATALOG.get(pid)
         aad = bytes(range(256)).hex() * 4
         inputs = {"key": "42" * prim.key_len, "nonce": "24" * prim.nonce_len, "msg": "61" * 100}

@@ -8,7 +8,7 @@ import json
 from rich.console import Console
 from rich.table import Table
 
-from . import plan
+from . import plan, sizes
 from .catalog import Catalog
 from .inputs import case_inputs
 from .protocol import RunnerFailure
@@ -25,13 +25,15 @@ def _text(render) -> str:
     return buf.getvalue()
 
 
-def render_list(live: list[Runtime], skipped, fmt: str) -> str:
+def render_list(live: list[Runtime], skipped, fmt: str, catalog: Catalog | None = None) -> str:
     if fmt == "json":
         doc = {
             "runtimes": [rt.info for rt in live],
             "implementations": [implementation_dict(i) for rt in live for i in rt.implementations],
             "skipped": [{"runtime": r, "reason": why} for r, why in skipped],
         }
+        if catalog is not None:
+            doc["declared_sizes"] = sizes.declared_all(catalog, live)
         return json.dumps(doc, indent=2) + "\n"
 
     def draw(console):
@@ -50,7 +52,8 @@ def render_list(live: list[Runtime], skipped, fmt: str) -> str:
         for rt in live:
             for i in rt.implementations:
                 prims = ", ".join(
-                    f"{p} ({'/'.join(o.operations)})" for p, o in sorted(i.primitives.items())
+                    f"{p} ({'/'.join(o.operations)}{sizes.list_suffix(catalog, p, o)})"
+                    for p, o in sorted(i.primitives.items())
                 )
                 impls.add_row(i.id, i.version, i.backend_label, prims)
         console.print(impls)

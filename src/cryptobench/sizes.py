@@ -57,3 +57,21 @@ def unsupported(prim: Primitive, offer: Offer, sizes: dict[str, int]) -> str | N
         if kind in sizes and kind in d and not takes(d[kind], sizes[kind]):
             return f"{kind} {sizes[kind]} B"
     return None
+
+
+def list_suffix(catalog, pid: str, offer: Offer) -> str:
+    """`; nonce 12 B, tag 16 B, key 16 B` for an AEAD in `list`, else ``""``."""
+    if catalog is None or pid not in catalog or catalog.get(pid).family != "aead":
+        return ""
+    return "; " + summary(catalog.get(pid), offer)
+
+
+def declared_all(catalog, live) -> dict:
+    """{implementation: {primitive: declared sizes}} for AEADs and MACs (`list --format json`)."""
+    out: dict = {}
+    for rt in live:
+        for impl in rt.implementations:
+            for pid, offer in sorted(impl.primitives.items()):
+                if pid in catalog and catalog.get(pid).family in ("aead", "mac"):
+                    out.setdefault(impl.id, {})[pid] = declared(catalog.get(pid), offer)
+    return out

@@ -23,7 +23,8 @@ def list_cmd(fmt):
     """Runtimes, implementations, what each offers, and what was skipped with why."""
     live, skipped = open_runtimes()
     try:
-        click.echo(listing.render_list(live, skipped, fmt), nl=False)
+        cat = catalog_mod.load()
+        click.echo(listing.render_list(live, skipped, fmt, cat), nl=False)
     finally:
         for rt in live:
             rt.stop()
