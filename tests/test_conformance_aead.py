@@ -7,6 +7,9 @@ Run against one runner: `pytest tests/test_conformance_aead.py -k go`.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from cryptobench import catalog as catalog_mod
@@ -143,3 +146,54 @@ def test_a_1_kib_aad_is_authenticated_whole(runner):
             if exc.kind != "auth_failed":
                 failures.append(f"{lib} {pid}: {exc.kind} instead of auth_failed")
     assert not failures, "\n".join(failures)
+
+
+def _compute(*args) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "cryptobench", "compute", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_compute_aad_gives_the_same_answer_in_every_runtime():
+    """`compute --aad` with no aad_len: Wycheproof's answer from the first AES-128-GCM
+    implementation of every built runtime (the issue's 4-byte-AAD report, pinned)."""
+    case = next(
+        c
+        for c in CASES["aes-128-gcm"]
+        if c.result == "valid" and c.sizes["nonce"] == 12 and c.inputs["aad"] and c.inputs["msg"]
+    )
+    checked, wrong = [], []
+    for rid, spec in sorted(SPECS.items()):
+        if spec.skipped:
+            continue
+        proc = RunnerProcess(spec.command, str(spec.folder), spec.env, rid)
+        try:
+            _, impls = parse_hello(rid, proc.start(spec.startup_timeout))
+        finally:
+            proc.close()
+        impl = next((i for i in impls if "aes-128-gcm" in i.primitives), None)
+        if impl is None:
+            continue
+        res = _compute(
+            *("--impl", impl.id, "--primitive", "aes-128-gcm", "--operation", "seal"),
+            *(f"--{k}={v}" for k, v in case.inputs.items()),
+        )
+        checked.append(impl.id)
+        if res.returncode != 0 or res.stdout.strip() != case.expected:
+            wrong.append(f"{impl.id}: exit {res.returncode} {res.stdout.strip()} {res.stderr}")
+    if not checked:
+        pytest.skip(f"{NOT_APPLICABLE} no built runtime offers aes-128-gcm")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_compute_refuses_an_aad_len_that_disagrees_with_aad():
+    res = _compute(
+        *("--impl", "python/cryptography", "--primitive", "aes-128-gcm", "--operation", "seal"),
+        *("--key", "00" * 16, "--nonce", "00" * 12, "--msg", "", "--aad", "01020304"),
+        *("--param", "aad_len=0"),
+    )
+    assert res.returncode == 2, res.stderr
+    assert "aad_len=0 but --aad is 4 bytes" in res.stderr
