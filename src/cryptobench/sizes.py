@@ -60,7 +60,10 @@ def unsupported(prim: Primitive, offer: Offer, sizes: dict[str, int]) -> str | N
 
 
 def list_suffix(catalog, pid: str, offer: Offer) -> str:
-    """`; nonce 12 B, tag 16 B, key 16 B` for an AEAD in `list`, else ``""``."""
+    """`; nonce 12 B, tag 16 B, key 16 B` for an AEAD in `list`, `; UTF-8 text passwords`
+    where a KDF declares it, else ``""``."""
+    if (offer.sizes or {}).get("password") == "text":
+        return "; UTF-8 text passwords"
     if catalog is None or pid not in catalog or catalog.get(pid).family != "aead":
         return ""
     return "; " + summary(catalog.get(pid), offer)
