@@ -147,10 +147,8 @@ final class OpensslLib implements Library
     {
         $req->allowParams(['aad_len']);
         [$key, $nonce] = self::keyNonce($req, $keyLen, 12);
-        [$aad, $msg] = [$req->bytes('aad'), $req->bytes('msg')];
-        if ($req->int('aad_len', 0, PHP_INT_MAX) !== strlen($aad)) {
-            throw invalid_params('aad_len does not match the length of aad');
-        }
+        [$aad, $msg] = [$req->aadBytes(), $req->bytes('msg')];
+        $req->aadLenLabel();
         if ($req->operation === 'open') {
             return self::open($cipher, $key, $nonce, $aad, $msg);
         }

@@ -65,6 +65,20 @@ final class Request
         return (string) hex2bin($v);
     }
 
+    /** The AAD: absent means empty; its length is the AAD length (protocol.md, "One meaning for aad"). */
+    public function aadBytes(): string
+    {
+        return array_key_exists('aad', $this->inputs) ? $this->bytes('aad') : '';
+    }
+
+    /** aad_len is optional and only labels the case: checked for type, never against the aad. */
+    public function aadLenLabel(): void
+    {
+        if (array_key_exists('aad_len', $this->params)) {
+            $this->int('aad_len', 0, PHP_INT_MAX);
+        }
+    }
+
     public function text(string $name): string
     {
         $v = $this->inputs[$name] ?? null;

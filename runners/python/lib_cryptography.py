@@ -77,14 +77,15 @@ def _hmac_sha256(key: bytes, params: dict):
     return mac
 
 
-def _aead(cls) -> Aead:
+def _aead(cls, nonces=None) -> Aead:
     def open_(ctx, nonce, aad, sealed):
         try:
             return ctx.decrypt(nonce, sealed, aad)
         except InvalidTag:
             raise AuthFailed() from None
 
-    return Aead(key=cls, seal=lambda ctx, nonce, aad, msg: ctx.encrypt(nonce, msg, aad), open=open_)
+    seal = lambda ctx, nonce, aad, msg: ctx.encrypt(nonce, msg, aad)  # noqa: E731
+    return Aead(key=cls, seal=seal, open=open_, nonces=nonces)
 
 
 def _ctr(key, counter_block, msg):
@@ -158,8 +159,8 @@ def _table() -> dict:
         ("aes-256-gcm-siv", AESGCMSIV, 32),
         ("chacha20-poly1305", ChaCha20Poly1305, 32),
     ):
-        if _supported(cls, n):
-            table[pid] = _aead(cls)
+        if _supported(cls, n):  # AESGCM takes 8- to 128-byte nonces
+            table[pid] = _aead(cls, [[8, 128]] if cls is AESGCM else None)
     table.update({"argon2id": _argon2(argon2.Argon2id), "argon2i": _argon2(argon2.Argon2i)})
     table["scrypt"] = Derive(_scrypt)
     table.update(

@@ -55,7 +55,7 @@ def _hmac_sha256(key: bytes, params: dict):
     return mac
 
 
-def _aes_aead(mode) -> Aead:
+def _aes_aead(mode, nonces=None) -> Aead:
     def seal(key, nonce, aad, msg):
         c = AES.new(key, mode, nonce=nonce, mac_len=16)
         c.update(aad)
@@ -70,7 +70,7 @@ def _aes_aead(mode) -> Aead:
         except ValueError:
             raise AuthFailed() from None
 
-    return Aead(key=lambda k: k, seal=seal, open=open_, reuses_key=False)
+    return Aead(key=lambda k: k, seal=seal, open=open_, reuses_key=False, nonces=nonces)
 
 
 def _chacha_seal(key, nonce, aad, msg):
@@ -157,12 +157,14 @@ TABLE = {
     "hmac-sha256": Mac(_hmac_sha256),
     "aes-128-ctr": Stream(key=lambda k: k, encrypt=_ctr, reuses_key=False),
     "aes-256-ctr": Stream(key=lambda k: k, encrypt=_ctr, reuses_key=False),
-    "aes-128-gcm": _aes_aead(AES.MODE_GCM),
-    "aes-256-gcm": _aes_aead(AES.MODE_GCM),
+    # GCM takes any IV length from 1 byte (SP 800-38D); declared up to 64 KiB
+    "aes-128-gcm": _aes_aead(AES.MODE_GCM, [[1, 65536]]),
+    "aes-256-gcm": _aes_aead(AES.MODE_GCM, [[1, 65536]]),
     "aes-128-ocb": _aes_aead(AES.MODE_OCB),
     "aes-256-ocb": _aes_aead(AES.MODE_OCB),
-    "chacha20-poly1305": Aead(lambda k: k, _chacha_seal, _chacha_open, reuses_key=False),
-    "xchacha20-poly1305": Aead(lambda k: k, _chacha_seal, _chacha_open, reuses_key=False),
+    # the nonce length picks the algorithm (8: original, 12: IETF, 24: XChaCha): one per id
+    "chacha20-poly1305": Aead(lambda k: k, _chacha_seal, _chacha_open, False, nonces=[12]),
+    "xchacha20-poly1305": Aead(lambda k: k, _chacha_seal, _chacha_open, False, nonces=[24]),
     "bcrypt": PasswordHash(_bcrypt_hash, _bcrypt_verify),
     "scrypt": Derive(_scrypt),
     "pbkdf2-sha1": _pbkdf2(SHA1),

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from . import cpu_features, plan
+from . import declared_sizes as sizes
 from .catalog import Catalog
 from .inputs import case_inputs
 from .protocol import RunnerFailure
@@ -34,7 +35,7 @@ def switchable(rt: Runtime, library: str) -> str:
     return " ".join(f"-{f}" + (" (unused)" if h == "unused" else "") for f, h in how.items())
 
 
-def render_list(live: list[Runtime], skipped, fmt: str) -> str:
+def render_list(live: list[Runtime], skipped, fmt: str, catalog: Catalog | None = None) -> str:
     if fmt == "json":
         doc = {
             "runtimes": [rt.info for rt in live],
@@ -48,6 +49,8 @@ def render_list(live: list[Runtime], skipped, fmt: str) -> str:
             ],
             "skipped": [{"runtime": r, "reason": why} for r, why in skipped],
         }
+        if catalog is not None:
+            doc["declared_sizes"] = sizes.declared_all(catalog, live)
         return json.dumps(doc, indent=2) + "\n"
 
     def draw(console):
@@ -67,7 +70,8 @@ def render_list(live: list[Runtime], skipped, fmt: str) -> str:
         for rt in live:
             for i in rt.implementations:
                 prims = ", ".join(
-                    f"{p} ({'/'.join(o.operations)})" for p, o in sorted(i.primitives.items())
+                    f"{p} ({'/'.join(o.operations)}{sizes.list_suffix(catalog, p, o)})"
+                    for p, o in sorted(i.primitives.items())
                 )
                 impls.add_row(i.id, i.version, i.backend_label, prims, switchable(rt, i.library))
         console.print(impls)

@@ -181,6 +181,7 @@ class Offer:
     reuses_key: bool = True
     takes_salt: bool = True
     native: str = ""
+    sizes: dict | None = None  # declared key/nonce/tag sizes (sizes.py); None: the catalog's
 
 
 @dataclass
@@ -212,6 +213,7 @@ def _offer(raw) -> Offer:
         reuses_key=bool(raw.get("reuses_key", True)),
         takes_salt=bool(raw.get("takes_salt", True)),
         native=str(raw.get("native", "")),
+        sizes=raw["sizes"] if isinstance(raw.get("sizes"), dict) else None,
     )
 
 

@@ -128,8 +128,9 @@ static int parse_params(call_t *c, json_t *params)
 			if (strcmp(PARAM_NAMES[i], name) == 0)
 				seen |= PBIT(i);
 	}
+	/* aad_len is optional: the aad sent is the AAD (protocol.md, "One meaning for aad") */
 	for (int i = 0; i < P_COUNT; i++)
-		if ((c->prim->params & PBIT(i)) && !(seen & PBIT(i)))
+		if ((c->prim->params & PBIT(i)) && !(seen & PBIT(i)) && i != P_AAD_LEN)
 			return fail(c, RC_INVALID, "param %s is required", PARAM_NAMES[i]);
 	return RC_OK;
 }

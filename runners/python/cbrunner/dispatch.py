@@ -65,9 +65,20 @@ def prepare(spec, op: str, inputs: dict, params: dict, bench: bool) -> tuple[Cal
     return verify, verify
 
 
+def check_nonce(spec, nonce: bytes) -> None:
+    """A nonce length the row did not declare is refused (docs/protocol.md, "Declared sizes")."""
+    declared = getattr(spec, "nonces", None)
+    n = len(nonce)
+    if declared is not None and not any(
+        n == d if isinstance(d, int) else d[0] <= n <= d[1] for d in declared
+    ):
+        raise Fail("invalid_params", f"nonce is {n} bytes; this row takes {declared}")
+
+
 def _cipher(spec, op: str, inputs: dict, fresh: bool):
     key, nonce, msg = hex_input(inputs, "key"), hex_input(inputs, "nonce"), hex_input(inputs, "msg")
     aad = hex_input(inputs, "aad")
+    check_nonce(spec, nonce)
     ctx = None if fresh else spec.key(key)
     get = (lambda: spec.key(key)) if fresh else (lambda: ctx)
     next_nonce = stepper(nonce)

@@ -18,6 +18,8 @@ def _offers(lib: Library) -> dict:
             offer["reuses_key"] = spec.reuses_key
         if isinstance(spec, PasswordHash):
             offer["takes_salt"] = spec.takes_salt
+        if getattr(spec, "nonces", None) is not None:
+            offer["sizes"] = {"nonce": spec.nonces}
         prims[pid] = offer
     return prims
 

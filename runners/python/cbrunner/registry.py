@@ -58,6 +58,8 @@ class Aead:
     """key(key) -> ctx; seal(ctx, nonce, aad, msg) -> ct‖tag; open(ctx, nonce, aad, ct) -> msg.
 
     open raises AuthFailed on a bad tag. reuses_key False: ctx must be made per message.
+    nonces: the nonce lengths declared in hello (ints or [lo, hi]); the dispatcher refuses
+    others. None: the catalog's nonce length, which the library itself enforces.
     """
 
     key: Callable
@@ -65,6 +67,7 @@ class Aead:
     open: Callable
     reuses_key: bool = True
     operations: tuple = ("seal", "open", "roundtrip")
+    nonces: list | None = None
 
 
 @dataclass

@@ -23,7 +23,8 @@ def list_cmd(fmt):
 
     live, skipped = open_runtimes()
     try:
-        click.echo(listing.render_list(live, skipped, fmt), nl=False)
+        cat = catalog_mod.load()
+        click.echo(listing.render_list(live, skipped, fmt, cat), nl=False)
     finally:
         for rt in live:
             rt.stop()
@@ -50,11 +51,19 @@ def presets():
 @click.option("--all-vectors", is_flag=True, help="also run vectors marked slow")
 @click.option("--strict", is_flag=True, help="exit 1 when anything is unverifiable, too")
 @click.option(
+    "--suite",
+    type=click.Choice(["default", "wycheproof"]),
+    default="default",
+    show_default=True,
+    help="wycheproof: every Project Wycheproof vector, per implementation",
+)
+@click.option(
     "--timeout", type=float, default=60.0, show_default=True, help="seconds to wait for one answer"
 )
 @guarded
-def verify(runtimes, impls, primitives, fmt, all_vectors, strict, timeout):
-    """The verification matrix: known answers, forgeries, agreement between implementations.
+def verify(runtimes, impls, primitives, fmt, all_vectors, suite, strict, timeout):
+    """The verification matrix: known answers, forgeries, agreement between implementations,
+    and a seeded sample of Project Wycheproof (all of it with --suite wycheproof).
 
     Exit 1 if anything failed; "unverifiable" (no published vector and no second
     implementation: never timed) is not a failure unless --strict."""
@@ -69,8 +78,11 @@ def verify(runtimes, impls, primitives, fmt, all_vectors, strict, timeout):
     live, skipped = open_runtimes(runtimes, impls)
     print_skips(skipped)
     verifier = Verifier(cat, vecs, live, timeout=timeout, all_vectors=all_vectors)
+    if suite == "wycheproof":
+        wycheproof_suite(verifier, cat, live, runtimes, impls, primitives, fmt)
     try:
         rows = listing.verify_matrix(verifier, cat, live, runtimes, impls, primitives, err)
+        rows += wycheproof_sample(verifier, cat, live, runtimes, impls, primitives)
     finally:
         for rt in live:
             rt.stop()
@@ -89,6 +101,29 @@ def verify(runtimes, impls, primitives, fmt, all_vectors, strict, timeout):
 
 def _name(row: dict) -> str:
     return f"{row['implementation']} {row['primitive']} {row['operation']}"
+
+
+def wycheproof_suite(verifier, cat, live, runtimes, impls, primitives, fmt):
+    """Every Wycheproof vector through every selected implementation; exits."""
+    from .. import wycheproof
+
+    chosen, cases = wycheproof.selected(live, runtimes, impls, primitives)
+    try:
+        tallies = wycheproof.run_all(verifier, cat, chosen, cases, err)
+    finally:
+        for rt in live:
+            rt.stop()
+    click.echo(wycheproof.render(tallies, fmt), nl=False)
+    sys.exit(1 if any(not t.ok for t in tallies) else 0)
+
+
+def wycheproof_sample(verifier, cat, live, runtimes, impls, primitives) -> list[dict]:
+    """A fixed, seeded sample of Wycheproof's vectors: rows of the verify matrix."""
+    from .. import wycheproof
+
+    chosen, cases = wycheproof.selected(live, runtimes, impls, primitives)
+    tallies = wycheproof.run_all(verifier, cat, chosen, wycheproof.sample(cases))
+    return wycheproof.matrix_rows(tallies)
 
 
 @click.command()
@@ -138,6 +173,11 @@ def compute(impl, primitive, operation, batch_path, params, timeout, **raw):
                 raise UsageError(f"--{name} must be hex") from None
         inputs[name] = value.lower() if name != "encoded" else value
     user = dict(plan.parse_param(p) for p in params)
+    if prim.family == "aead":  # the AAD sent is the AAD: its length is derived, everywhere
+        n = len(inputs.get("aad", "")) // 2
+        if "aad_len" in user and user["aad_len"] != n:
+            raise UsageError(f"--param aad_len={user['aad_len']} but --aad is {n} bytes")
+        user["aad_len"] = n
     resolved = cat.resolve_params(prim, user, operation)
     live, skipped = open_runtimes((), (impl,), only_needed=True)
     found = [i for rt in live for i in rt.implementations if i.id == impl]

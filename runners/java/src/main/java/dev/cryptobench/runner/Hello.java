@@ -54,6 +54,10 @@ final class Hello {
         entry.addProperty("takes_salt", p.takesSalt());
       }
       entry.addProperty("native", p.nativeName());
+      JsonObject sizes = Sizes.of(library.id(), row.getKey());
+      if (sizes != null) {
+        entry.add("sizes", sizes);
+      }
       primitives.add(row.getKey(), entry);
     }
     JsonObject impl = new JsonObject();
