@@ -5,7 +5,8 @@ program runner;
 {$mode objfpc}{$H+}{$macro on}
 
 uses
-  SysUtils, fpjson, cpu, protocol, msggen, registry, timing, lib_fpchash, lib_paszlib, lib_openssl, leak;
+  SysUtils, fpjson, cpu, protocol, msggen, registry, timing, lib_fpchash, lib_paszlib,
+  lib_openssl, leak;
 
 {$ifndef BUILDFLAGS}
   {$define BUILDFLAGS:='unknown (not built by the Makefile)'}
