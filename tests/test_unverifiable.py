@@ -5,7 +5,24 @@ from __future__ import annotations
 
 import json
 
-from .conftest import cli
+import pytest
+
+from .conftest import ROOT, cli
+
+
+@pytest.fixture(autouse=True)
+def without_haval_vectors(tmp_path, monkeypatch):
+    """A project tree whose vectors/ lacks haval.toml: haval128-4 then has no published vector,
+    and the fake "lonely" runner is its only implementation."""
+    home = tmp_path / "home"
+    (home / "vectors").mkdir(parents=True)
+    for entry in ROOT.iterdir():
+        if entry.name not in ("vectors", ".git"):
+            (home / entry.name).symlink_to(entry)
+    for entry in (ROOT / "vectors").iterdir():
+        if entry.name != "haval.toml":
+            (home / "vectors" / entry.name).symlink_to(entry)
+    monkeypatch.setenv("CRYPTOBENCH_HOME", str(home))
 
 
 def test_verify_shows_unverifiable_and_exits_0(fakes):

@@ -161,10 +161,8 @@ async function prepareAeadAsync(row, primitive, operation, inputs, params) {
   need(inputs, ["key", "nonce", "msg"]);
   checkShape(primitive, inputs);
   const { msg } = inputs;
+  // absent means empty; the aad sent is the AAD, aad_len only labels the case (protocol.md)
   const aad = inputs.aad ?? Buffer.alloc(0);
-  if (params.aad_len !== undefined && params.aad_len !== aad.length) {
-    throw invalidParams(`aad_len ${params.aad_len} differs from the aad sent (${aad.length} bytes)`);
-  }
   const ctx = await asyncContext(row, inputs.key, params.fresh_context);
   const nonce = Buffer.from(inputs.nonce);
   if (operation === "open") {

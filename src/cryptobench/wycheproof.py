@@ -298,7 +298,7 @@ def matrix_rows(tallies: list[Tally]) -> list[dict]:
                 "implementation": t.implementation,
                 "primitive": "wycheproof sample",
                 "operation": "*",
-                "ok": t.ok,
+                "status": "ok" if t.ok else "failed",
                 "detail": detail,
             }
         )
