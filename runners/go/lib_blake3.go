@@ -23,13 +23,9 @@ func blake3Library() *library {
 
 // blake3Builder takes out_len when the catalog sends one (default 32).
 func blake3Builder(p *params) (builder, error) {
-	n := 32
-	if _, sent := p.raw["out_len"]; sent {
-		v, err := p.intIn("out_len", 1, 1<<24)
-		if err != nil {
-			return nil, err
-		}
-		n = v
+	n, err := xofLen(p, 32)
+	if err != nil {
+		return nil, err
 	}
 	if n == 32 {
 		return sum32(blake3.Sum256), nil
@@ -40,4 +36,12 @@ func blake3Builder(p *params) (builder, error) {
 		h.Write(msg)
 		h.Sum(dst[:0])
 	}), nil
+}
+
+// xofLen is the out_len a BLAKE3 XOF was asked for (def when the catalog sends none).
+func xofLen(p *params, def int) (int, error) {
+	if _, sent := p.raw["out_len"]; !sent {
+		return def, nil
+	}
+	return p.intIn("out_len", 1, 1<<24)
 }

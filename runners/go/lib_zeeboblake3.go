@@ -23,13 +23,9 @@ func zeeboBlake3Library() *library {
 }
 
 func zeeboBlake3Builder(p *params) (builder, error) {
-	n := 32
-	if _, sent := p.raw["out_len"]; sent {
-		v, err := p.intIn("out_len", 1, 1<<24)
-		if err != nil {
-			return nil, err
-		}
-		n = v
+	n, err := xofLen(p, 32)
+	if err != nil {
+		return nil, err
 	}
 	if n == 32 {
 		return sum32(blake3.Sum256), nil

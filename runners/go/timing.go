@@ -18,29 +18,21 @@ type sample struct {
 // timeBatches runs batches × iterations timed calls. time.Now carries Go's monotonic
 // clock reading, and time.Since uses it. The nonce steps before each call, inside the timing.
 func timeBatches(pc prepared, iterations, batches int) ([]sample, error) {
-	samples := make([]sample, 0, batches)
-	for b := 0; b < batches; b++ {
-		start := time.Now()
-		for i := 0; i < iterations; i++ {
-			if pc.step != nil {
-				pc.step()
-			}
-			out, err := pc.run()
-			if err != nil {
-				return nil, err
-			}
-			if len(out) > 0 {
-				sink ^= out[0]
-			}
-		}
-		samples = append(samples, sample{Iterations: iterations, NS: time.Since(start).Nanoseconds()})
-	}
-	return samples, nil
+	return timeInto(pc, iterations, batches, &sink)
 }
 
 // timeThread is timeBatches with a sink of its own (no write shared between goroutines).
 func timeThread(pc prepared, iterations, batches int) ([]sample, error) {
 	var own byte
+	samples, err := timeInto(pc, iterations, batches, &own)
+	sinkMu.Lock()
+	sink ^= own
+	sinkMu.Unlock()
+	return samples, err
+}
+
+// timeInto is the timed loop; one byte of every output goes into dst.
+func timeInto(pc prepared, iterations, batches int, dst *byte) ([]sample, error) {
 	samples := make([]sample, 0, batches)
 	for b := 0; b < batches; b++ {
 		start := time.Now()
@@ -53,14 +45,11 @@ func timeThread(pc prepared, iterations, batches int) ([]sample, error) {
 				return nil, err
 			}
 			if len(out) > 0 {
-				own ^= out[0]
+				*dst ^= out[0]
 			}
 		}
 		samples = append(samples, sample{Iterations: iterations, NS: time.Since(start).Nanoseconds()})
 	}
-	sinkMu.Lock()
-	sink ^= own
-	sinkMu.Unlock()
 	return samples, nil
 }
 

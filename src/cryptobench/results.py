@@ -71,22 +71,9 @@ def finish(run: dict, interrupted: bool, steal: float | None, load0: float) -> N
     run["machine"]["load_avg_end"] = os.getloadavg()[0]
 
 
-def base(case: Case) -> dict:
-    impl, prim = case.impl, case.prim
+def unmeasured() -> dict:
+    """A result's status and measurement fields before it is verified and measured."""
     return {
-        "runtime": impl.runtime_id,
-        "implementation": impl.id,
-        "library": impl.library,
-        "library_version": impl.version,
-        "backend": impl.backend_label,
-        "primitive": prim.id,
-        "family": prim.family,
-        "operation": case.operation,
-        "size": case.size,
-        "params": case.params,
-        "security_status": prim.status,
-        "code_path": impl.code_path,
-        "cpu_features_off": list(case.cpu_off),
         "status": "skipped",
         "error": None,
         "verified": False,
@@ -103,6 +90,26 @@ def base(case: Case) -> dict:
         "warmup_ns": None,
         "warmup_samples": [],
         "flags": [],
+    }
+
+
+def base(case: Case) -> dict:
+    impl, prim = case.impl, case.prim
+    return {
+        "runtime": impl.runtime_id,
+        "implementation": impl.id,
+        "library": impl.library,
+        "library_version": impl.version,
+        "backend": impl.backend_label,
+        "primitive": prim.id,
+        "family": prim.family,
+        "operation": case.operation,
+        "size": case.size,
+        "params": case.params,
+        "security_status": prim.status,
+        "code_path": impl.code_path,
+        "cpu_features_off": list(case.cpu_off),
+        **unmeasured(),
     }
 
 
