@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from cryptobench import catalog as catalog_mod
-from cryptobench import leak
+from cryptobench import leak, leak_targets
 from cryptobench.protocol import RemoteError, RunnerProcess
 from cryptobench.runners import discover
 
@@ -50,7 +50,7 @@ def control_fields(primitive: str) -> dict:
     }
 
 
-@pytest.mark.parametrize("primitive", leak.CONTROLS)
+@pytest.mark.parametrize("primitive", leak_targets.CONTROLS)
 def test_controls_return_one_time_per_measurement(runner, primitive):
     _, proc, _ = runner
     order = leak.order(7, primitive, N)
@@ -110,7 +110,7 @@ def test_password_verify_with_wrong_passwords_fails_in_both_classes(runner):
     if found is None:
         pytest.skip("no password hash offered")
     lib, prim, _ = found
-    params = {**prim.defaults(), **leak.PASSWORD_PARAMS.get(prim.id, {})}
+    params = {**prim.defaults(), **leak_targets.PASSWORD_PARAMS.get(prim.id, {})}
     common = {"impl": lib, "primitive": prim.id, "params": params}
     encoded = proc.request(
         "compute",

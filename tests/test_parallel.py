@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from cryptobench import parallel, stats
+from cryptobench import parallel
+from cryptobench.stats.scaling import overlap, scaling
 
 
 def batches(ns_per_op: float, n: int = 5, it: int = 100) -> list[dict]:
@@ -14,7 +15,7 @@ def batches(ns_per_op: float, n: int = 5, it: int = 100) -> list[dict]:
 
 def test_two_workers_at_full_speed_scale_perfectly():
     # one worker alone: 1000 ns/op = 1e6 ops/s; two at once, each still 1000 ns/op
-    sc = stats.scaling([[batches(1000), batches(1000)]] * 3, single_ns=1000.0)
+    sc = scaling([[batches(1000), batches(1000)]] * 3, single_ns=1000.0)
     assert sc.workers == 2
     assert sc.per_worker_ns == (1000.0, 1000.0)
     assert sc.median_ns == 1000.0
@@ -26,13 +27,13 @@ def test_two_workers_at_full_speed_scale_perfectly():
 
 def test_a_shared_lock_halves_each_worker_and_efficiency_is_half():
     # a global lock (Python's GIL, say): each of 2 workers gets half the single rate
-    sc = stats.scaling([[batches(2000), batches(2000)]], single_ns=1000.0)
+    sc = scaling([[batches(2000), batches(2000)]], single_ns=1000.0)
     assert sc.aggregate_ops_per_s == pytest.approx(1e6)
     assert sc.efficiency == pytest.approx(0.5)
 
 
 def test_unequal_workers_sum_their_own_rates():
-    sc = stats.scaling([[batches(1000), batches(1250)]], single_ns=1000.0)
+    sc = scaling([[batches(1000), batches(1250)]], single_ns=1000.0)
     assert sc.per_worker_ns == (1000.0, 1250.0)
     assert sc.aggregate_ops_per_s == pytest.approx(1e6 + 8e5)
     assert sc.efficiency == pytest.approx(0.9)
@@ -45,7 +46,7 @@ def test_rounds_give_the_median_aggregate_and_the_range():
         [batches(2000), batches(2000)],  # 1.0e6
         [batches(1250), batches(1250)],  # 1.6e6
     ]
-    sc = stats.scaling(rounds, single_ns=1000.0)
+    sc = scaling(rounds, single_ns=1000.0)
     assert sc.aggregate_ops_per_s == pytest.approx(1.6e6)
     assert (sc.aggregate_low, sc.aggregate_high) == (pytest.approx(1e6), pytest.approx(2e6))
     assert sc.efficiency == pytest.approx(0.8)
@@ -53,20 +54,20 @@ def test_rounds_give_the_median_aggregate_and_the_range():
 
 
 def test_without_a_single_figure_there_is_no_efficiency():
-    sc = stats.scaling([[batches(500)]])
+    sc = scaling([[batches(500)]])
     assert sc.single_ops_per_s is None and sc.efficiency is None
     assert sc.aggregate_ops_per_s == pytest.approx(2e6)
 
 
 def test_scaling_refuses_rounds_of_different_widths():
     with pytest.raises(ValueError):
-        stats.scaling([[batches(1)], [batches(1), batches(1)]])
+        scaling([[batches(1)], [batches(1), batches(1)]])
 
 
 def test_overlap_of_timed_windows():
-    assert stats.overlap([(0, 100), (0, 100)]) == 1.0
-    assert stats.overlap([(0, 100), (10, 110)]) == pytest.approx(90 / 110)
-    assert stats.overlap([(0, 10), (20, 30)]) < 0
+    assert overlap([(0, 100), (0, 100)]) == 1.0
+    assert overlap([(0, 100), (10, 110)]) == pytest.approx(90 / 110)
+    assert overlap([(0, 10), (20, 30)]) < 0
 
 
 def test_cpus_are_the_first_n_usable_and_all_is_every_one():

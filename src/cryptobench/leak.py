@@ -1,7 +1,8 @@
 """`cryptobench leak`: a dudect-style paired timing-leakage check (docs/methodology.md,
 "Timing leakage"). Plan the targets per runtime (the two controls, AEAD `open` with a bad tag,
-MAC `verify`, password `verify` with a wrong password), send each runner one `leak` request
-(docs/protocol.md), test the two classes (stats.leak_test) and store every case."""
+password `verify` with a wrong password; no runner offers a MAC `verify` call yet), send each
+runner its `leak` requests (docs/protocol.md), test the two classes (stats.leak) and store
+every case."""
 
 from __future__ import annotations
 
@@ -15,29 +16,21 @@ import numpy as np
 from rich.console import Console
 
 from . import catalog as catalog_mod
-from . import machine, results, stats
+from . import machine, results
 from .errors import UsageError
-from .inputs import _rng
+from .leak_targets import Target, Unverified, classes_for, plan_targets
 from .lock import RunLock
 from .protocol import RemoteError, RunnerFailure
-from .session import Runtime, open_runtimes
+from .session import open_runtimes
+from .stats.leak import block_ids, leak_test, leak_verdict
 from .store import open_store
 
-CONTROLS = ("equal", "equal-ct")  # the runtime's early-exit equality and constant-time one
-CONTROL_LEN = 64
-TARGET_FAMILIES = {"aead": "open", "password-hash": "verify"}
-CONTROL_FACTOR = 5  # the controls decide whether verdicts are given: more measurements there
-CHUNKS = 4  # leak requests per case, alternating which prepared call serves which class
-PASSWORD_DIVISOR = 100  # password verify is ~10⁴× slower: that many times fewer measurements
-PASSWORD_MIN = 1000
-PASSWORD_LEN = 16
-# cheapest parameters each library accepts: the leak is in the final comparison, not the cost
-PASSWORD_PARAMS = {
-    "bcrypt": {"cost": 4},
-    "argon2id": {"t": 1, "m": 64, "p": 1},
-    "argon2i": {"t": 3, "m": 64, "p": 1},
-    "argon2d": {"t": 1, "m": 64, "p": 1},
-}
+# Each case is sent as BLOCKS requests (fewer when short: at least BLOCK_MIN measurements
+# each); every request prepares its calls afresh, so their placement in memory changes from
+# block to block, and the test's unit is the block (stats.leak). Alternate requests swap
+# which prepared call serves which class.
+BLOCKS = 64
+BLOCK_MIN = 60
 NO_POWER = "no verdict: the early-exit control was not detected in this runtime (no power here)"
 NO_CONTROL = "no verdict: the early-exit control did not run in this runtime"
 DEFAULT_MEASUREMENTS = 100_000
@@ -51,26 +44,10 @@ class LeakRequest:
     impls: list[str] = field(default_factory=list)
     primitives: list[str] = field(default_factory=list)
     measurements: int = DEFAULT_MEASUREMENTS
-    control_bytes: int = CONTROL_LEN
+    control_bytes: int | None = None  # None: the runtime's runner.toml [leak], else 64
     seed: int = 0
     timeout: float = 120.0
     wait: bool = False
-
-
-@dataclass
-class Target:
-    runtime: Runtime
-    impl: object | None  # protocol.Implementation; None for the controls
-    primitive: str
-    family: str
-    operation: str  # what is timed: compare, open, verify
-    measurements: int
-    params: dict = field(default_factory=dict)
-    size: int = 0  # the controls' input length
-
-    @property
-    def impl_id(self) -> str:
-        return self.impl.id if self.impl else f"{self.runtime.id}/control"
 
 
 def order(seed: int, label: str, n: int) -> bytes:
@@ -89,98 +66,6 @@ def decode_ns(text: str, n: int) -> np.ndarray:
     if len(raw) != 4 * n:
         raise RunnerFailure("protocol", f"leak: {len(raw) // 4} measurements for {n} asked")
     return np.frombuffer(raw, dtype="<u4").astype(float)
-
-
-def plan_targets(live: list[Runtime], cat, req: LeakRequest) -> list[Target]:
-    """Per runtime: the two controls, then each implementation's offered targets."""
-    out = []
-    pw_n = max(PASSWORD_MIN, req.measurements // PASSWORD_DIVISOR)
-    for rt in live:
-        n_ctl = req.measurements * CONTROL_FACTOR
-        out += [Target(rt, None, c, "control", "compare", n_ctl) for c in CONTROLS]
-        for ctl in out[-2:]:
-            ctl.size = req.control_bytes
-        for impl in rt.implementations:
-            if req.impls and impl.id not in req.impls:
-                continue
-            for pid, offer in sorted(impl.primitives.items()):
-                if pid not in cat or (req.primitives and pid not in req.primitives):
-                    continue
-                prim = cat.get(pid)
-                op = TARGET_FAMILIES.get(prim.family)
-                if op is None:
-                    continue
-                if prim.family == "password-hash":
-                    if op not in offer.operations or "hash" not in offer.operations:
-                        continue
-                    params = {**prim.defaults(), **PASSWORD_PARAMS.get(pid, {})}
-                    out.append(Target(rt, impl, pid, prim.family, op, pw_n, params))
-                elif prim.family == "aead":
-                    if op in offer.operations:
-                        params = {**prim.defaults(), "fresh_context": not offer.reuses_key}
-                        out.append(Target(rt, impl, pid, prim.family, op, req.measurements, params))
-                elif "mac" in offer.operations and pid == "hmac-sha256":
-                    params = {"fresh_context": False}
-                    out.append(Target(rt, impl, pid, prim.family, op, req.measurements, params))
-    return out
-
-
-def _flip(hexstr: str, index: int) -> str:
-    b = bytearray(bytes.fromhex(hexstr))
-    b[index] ^= 0x01
-    return b.hex()
-
-
-def classes_for(t: Target, cat, seed: int, timeout: float) -> tuple[dict, list[dict], dict]:
-    """(shared inputs, [class A overrides, class B overrides], expected outcomes)."""
-    rng = _rng(seed, "leak", t.primitive)
-    if t.family == "control":
-        size = t.size or CONTROL_LEN
-        a = rng.randbytes(size).hex()
-        return {"a": a}, [{"b": _flip(a, 0)}, {"b": _flip(a, size - 1)}], "00"
-    prim = cat.get(t.primitive)
-    ask = t.runtime.request
-    if t.family == "aead":
-        key, nonce = rng.randbytes(prim.key_len).hex(), rng.randbytes(prim.nonce_len).hex()
-        msg, aad = rng.randbytes(64).hex(), ""
-        shared = {"key": key, "nonce": nonce, "aad": aad}
-        common = {"impl": t.impl.library, "primitive": t.primitive, "params": t.params}
-        sealed = ask("compute", timeout, operation="seal", inputs={**shared, "msg": msg}, **common)
-        ct = sealed["output"]
-        opened = ask("compute", timeout, operation="open", inputs={**shared, "msg": ct}, **common)
-        if opened.get("output") != msg:
-            raise _Unverified("open(seal(msg)) did not give msg back")
-        tag_at = len(ct) // 2 - (prim.tag_len or 16)
-        return shared, [{"msg": _flip(ct, tag_at)}, {"msg": _flip(ct, len(ct) // 2 - 1)}], "auth"
-    if t.family == "mac":
-        key, msg = rng.randbytes(32).hex(), rng.randbytes(64).hex()
-        common = {"impl": t.impl.library, "primitive": t.primitive, "params": t.params}
-        tag = ask("compute", timeout, operation="mac", inputs={"key": key, "msg": msg}, **common)
-        tag = tag["output"]
-        shared = {"key": key, "msg": msg}
-        return shared, [{"tag": _flip(tag, 0)}, {"tag": _flip(tag, len(tag) // 2 - 1)}], "auth"
-    password = bytes(rng.choice(b"abcdefghijkmnopqrstuvwxyz") for _ in range(PASSWORD_LEN))
-    salt = rng.randbytes(prim.salt_len or 16).hex()
-    encoded = ask(
-        "compute",
-        timeout,
-        impl=t.impl.library,
-        primitive=t.primitive,
-        operation="hash",
-        inputs={"password": password.hex(), "salt": salt},
-        params=t.params,
-    )["output"]
-    wrong_first = bytes([password[0] ^ 0x01]) + password[1:]
-    wrong_last = password[:-1] + bytes([password[-1] ^ 0x01])
-    return (
-        {"encoded": encoded},
-        [{"password": wrong_first.hex()}, {"password": wrong_last.hex()}],
-        "auth",
-    )
-
-
-class _Unverified(Exception):
-    pass
 
 
 def _case(t: Target, req: LeakRequest) -> dict:
@@ -203,9 +88,15 @@ def _case(t: Target, req: LeakRequest) -> dict:
     }
 
 
-def _chunks(n: int) -> list[tuple[int, int]]:
-    cuts = np.linspace(0, n, CHUNKS + 1).astype(int)
-    return [(int(a), int(b)) for a, b in zip(cuts[:-1], cuts[1:], strict=True) if b > a]
+def blocks_for(n: int) -> int:
+    return max(1, min(BLOCKS, n // BLOCK_MIN))
+
+
+def _spans(blocks: np.ndarray) -> list[tuple[int, int]]:
+    """(start, end) of each block's contiguous run of measurements."""
+    edges = np.flatnonzero(np.diff(blocks)) + 1
+    cuts = [0, *edges.tolist(), len(blocks)]
+    return list(zip(cuts[:-1], cuts[1:], strict=True))
 
 
 def _chunk(t: Target, req, shared, classes, seq: bytes, swap: bool, want):
@@ -225,7 +116,7 @@ def _chunk(t: Target, req, shared, classes, seq: bytes, swap: bool, want):
         order=base64.b64encode(sent).decode(),
     )
     if got.get("outcomes") != want:
-        raise _Unverified(f"classes gave {got.get('outcomes')!r}, not {want!r}")
+        raise Unverified(f"classes gave {got.get('outcomes')!r}, not {want!r}")
     return decode_ns(got.get("ns", ""), len(seq)), str(got.get("clock", ""))
 
 
@@ -238,9 +129,10 @@ def measure(t: Target, cat, req: LeakRequest) -> dict:
         shared, classes, expect = classes_for(t, cat, req.seed, req.timeout)
         want = ["auth_failed", "auth_failed"] if expect == "auth" else [expect, expect]
         seq = order(req.seed, label, t.measurements)
+        blocks = block_ids(t.measurements, blocks_for(t.measurements))
         parts = [
-            _chunk(t, req, shared, classes, seq[lo:hi], swap=k % 2 == 1, want=want)
-            for k, (lo, hi) in enumerate(_chunks(t.measurements))
+            _chunk(t, req, shared, classes, seq[k0:k1], swap=k % 2 == 1, want=want)
+            for k, (k0, k1) in enumerate(_spans(blocks))
         ]
         ns, clock = np.concatenate([p[0] for p in parts]), parts[0][1]
     except RemoteError as exc:
@@ -251,10 +143,10 @@ def measure(t: Target, cat, req: LeakRequest) -> dict:
         return {**res, "status": status, "error": f"{exc.kind}: {exc.message}"}
     except RunnerFailure as exc:
         return {**res, "status": "failed", "error": str(exc)}
-    except _Unverified as exc:
+    except Unverified as exc:
         return {**res, "status": "failed", "error": f"not verified: {exc}"}
     classes_arr = np.frombuffer(seq, dtype=np.uint8)
-    test = stats.leak_test(ns, classes_arr)
+    test = leak_test(ns, classes_arr, blocks)
     res["leak"].update(
         t=test.t,
         test=test.test,
@@ -265,13 +157,14 @@ def measure(t: Target, cat, req: LeakRequest) -> dict:
         median_b_ns=test.median_b,
         distinct=test.distinct,
         curve=test.curve,
-        verdict=stats.leak_verdict(test),
+        blocks=test.blocks,
+        verdict=leak_verdict(test),
         clock=clock,
         classes=(
             "differ at byte 0 / at the last byte"
             if t.family == "control"
             else "wrong first / last byte of the tag"
-            if t.family in ("aead", "mac")
+            if t.family == "aead"
             else "password wrong in its first / last character"
         ),
     )
@@ -347,11 +240,12 @@ def run(req: LeakRequest, console: Console) -> Outcome:
                 markup=False,
             )
             cpu0, load0 = machine.cpu_times(), os.getloadavg()[0]
-            cases, interrupted = [], True
+            cases, interrupted, last = [], True, None
             try:
                 for seq, t in enumerate(targets):
-                    if t.runtime.isolate:
-                        t.runtime.stop()  # JIT runtimes: a fresh process per case, as `run`
+                    if t.runtime.isolate and t.impl_id != last:
+                        t.runtime.stop()  # JIT runtimes: a fresh process per implementation
+                    last = t.impl_id
                     res = measure(t, cat, req)
                     cases.append(res)
                     gate(cases)  # controls come first in each runtime

@@ -17,10 +17,11 @@ import threading
 import time
 from dataclasses import dataclass
 
-from . import results, stats
+from . import results
 from .measure import Prepared
 from .protocol import RemoteError, RunnerFailure, check_samples
 from .session import Runtime
+from .stats.scaling import overlap, scaling
 from .store import RunStore
 from .verify import VerifyError
 
@@ -138,7 +139,7 @@ def one_round(base: Runtime, cpus: list[int], p: Prepared, plan: Plan):
             for res, _, _ in got:
                 if isinstance(res, Exception):
                     raise res
-        return [res for res, _, _ in got], stats.overlap([(a, b) for _, a, b in got])
+        return [res for res, _, _ in got], overlap([(a, b) for _, a, b in got])
     finally:
         for w in workers:
             w.stop()
@@ -194,7 +195,7 @@ class Parallel:
                     break
         if not rounds:
             return results.parallel_failed(p.case, n, "; ".join(errors) or "not measured", kind)
-        sc = stats.scaling(rounds, single["median_ns"])
+        sc = scaling(rounds, single["median_ns"])
         detail = {
             "cpus": self.cpus,
             "iterations": plan.iterations,

@@ -104,8 +104,8 @@ def _for_sets(cases, not_offered, sets):
     declared (its own code path); one that cannot switch a feature off is not offered."""
     out, refused = [], []
     for off, rts in sets.items():
-        if not off:
-            out += cases
+        if not off:  # compared with other sets: only what can switch (its refusal says why)
+            out += [c for c in cases if _switches_somewhere(c, sets)]
             refused += not_offered
             continue
         by_id = {rt.id: rt for rt in rts}
@@ -123,6 +123,14 @@ def _for_sets(cases, not_offered, sets):
                 out.append(switched)
         refused += [(dataclasses.replace(c, cpu_off=off), why) for c, why in not_offered]
     return out, refused
+
+
+def _switches_somewhere(case, sets) -> bool:
+    """True without other feature sets, or when some other set can run the case."""
+    others = [{rt.id: rt for rt in rts} for off, rts in sets.items() if off]
+    return not others or any(
+        not by_id[case.impl.runtime_id].cannot(case.impl.library) for by_id in others
+    )
 
 
 def _parallel(ctx, prepared, seq: int, cpus: list[int], threads: bool) -> int:

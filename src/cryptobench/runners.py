@@ -31,6 +31,7 @@ class RuntimeSpec:
     startup_timeout: float = 30.0
     isolate: bool = False  # a fresh process for every group of cases (JIT runtimes)
     cpu_features: dict = field(default_factory=dict)  # runner.toml [cpu_features]
+    leak_control_bytes: int | None = None  # runner.toml [leak] control_bytes (leak.py)
     skipped: str | None = None  # the one-line reason, when it cannot run
 
 
@@ -63,6 +64,9 @@ def _validate(raw: dict) -> None:
         cpu_features.validate(raw.get("cpu_features", {}))
     except cpu_features.TableError as exc:
         raise RunnerTomlError(str(exc)) from None
+    ctl = raw.get("leak", {}).get("control_bytes", 64)
+    if not isinstance(ctl, int) or not 2 <= ctl <= 1 << 20:
+        raise RunnerTomlError("leak.control_bytes must be an integer from 2 to 1048576")
     for var in raw.get("variants", []):
         if not isinstance(var.get("name"), str):
             raise RunnerTomlError("every [[variants]] needs a name")
@@ -111,6 +115,7 @@ def _spec(raw: dict, folder: Path, variant: dict | None, name: str | None) -> Ru
         startup_timeout=float(raw.get("startup_timeout", 30)),
         isolate=bool(raw["run"].get("isolate", False)),
         cpu_features=raw.get("cpu_features", {}),
+        leak_control_bytes=raw.get("leak", {}).get("control_bytes"),
     )
     requires = subst(source.get("requires", raw.get("requires", [])))
     artifacts = subst(source.get("artifacts", raw["run"].get("artifacts", [])))

@@ -29,9 +29,9 @@ from .common import DB_HELP, FORMATS, err, guarded, output
 @click.option(
     "--control-bytes",
     type=click.IntRange(2, 1 << 20),
-    default=leak_mod.CONTROL_LEN,
-    show_default=True,
-    help="input length of the two equality controls",
+    default=None,
+    help="input length of the two equality controls [default: the runner.toml's [leak] "
+    "control_bytes, else 64]",
 )
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table")
 @click.option("--output", "output_path", default=None, help="write the report here")
@@ -41,7 +41,7 @@ from .common import DB_HELP, FORMATS, err, guarded, output
 @click.option("--wait", is_flag=True, help="wait for another run to finish instead of failing")
 @guarded
 def leak(fmt, output_path, **opts):
-    """Is it constant time? dudect's paired timing test of tag checks, MAC and password
+    """Is it constant time? dudect's paired timing test of AEAD tag checks and password
     verification, with an early-exit and a constant-time control in every runtime."""
     req = leak_mod.LeakRequest(
         command=shlex.join(["cryptobench", *sys.argv[1:]]),

@@ -4,7 +4,7 @@ dashed line). Every value is escaped or a number."""
 
 from __future__ import annotations
 
-from .. import stats
+from ..stats import leak as stats
 from . import leak as leak_report
 from .html_charts import esc
 

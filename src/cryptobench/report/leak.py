@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import stats
+from ..stats import leak as stats
 
 SPARK = "▁▂▃▄▅▆▇█"
 COLUMNS = ("implementation", "target", "measurements", "|t|", "detectable", "verdict")
@@ -55,11 +55,12 @@ def rows(results: list[dict]) -> list[Row]:
             why = "FAILED" if r["status"] == "failed" else "not offered"
             out.append(Row(r["implementation"], target, "", "", "", f"{why}: {r['error']}", ""))
             continue
+        blocks = f" in {lk['blocks']} blocks" if lk.get("blocks") else ""
         out.append(
             Row(
                 r["implementation"],
                 target,
-                str(r.get("n_samples", "")),
+                f"{r.get('n_samples', '')}{blocks}",
                 f"{abs(lk['t']):.1f}",
                 f"≥ {lk['detectable_ns']:.3g} ns",
                 lk["verdict"].split(" (")[0],  # count and detectable shift have their columns
@@ -72,9 +73,10 @@ def rows(results: list[dict]) -> list[Row]:
 NOTE = (
     "Classes: controls differ at byte 0 / at the last byte; AEAD open has its tag wrong in "
     "the first / last byte; password verify gets a password wrong in its first / last "
-    "character. dudect: Welch's t between the two classes' single-call times, on all "
-    f"measurements and after {stats.LEAK_CROPS} percentile crops; |t| > {stats.LEAK_T} = "
-    "leak. The curve is max |t| as measurements accumulate (full height = "
+    "character. dudect-style: per block (one request, its calls prepared afresh) the "
+    "difference of the classes' mean single-call times, on all measurements and after "
+    f"{stats.LEAK_CROPS} percentile crops; the t of those differences over the blocks; "
+    f"|t| > {stats.LEAK_T} = leak. The curve is max |t| as measurements accumulate (full height = "
     f"{2 * stats.LEAK_T:g}): a real leak grows like √n. 'Detectable' is the shift of the "
     f"class means that would have reached |t| = {stats.LEAK_T}; no leak detected does not "
     "prove there is none."
