@@ -32,6 +32,14 @@ def test_a_long_verified_call_skips_calibration_and_asks_its_floor_in_one_reques
     assert "a floor of 3 samples per round, not 10" in flag and "coverage 75%" in flag
 
 
+def test_a_cold_verified_call_does_not_make_a_fast_operation_long():
+    bench = Script(lambda i: 1000.0)  # 1 µs per call; the verified call took 0.6 s (cold)
+    m = sampling.measure(bench, sampling.Policy(), False, clock=bench.clock, expected_ns=0.6e9)
+    assert bench.calls[0][:2] == (1, 3)  # the floor's one-call batches, then calibration
+    assert not m.slow and m.iterations == 10_000 and m.ci.median == 1000.0
+    assert len(m.warmup) > 3 and not any("slow-operation" in f for f in m.flags)
+
+
 def test_a_long_call_found_by_calibration_gets_the_same_floor():
     bench = Script(lambda i: HALF_S)
     m = sampling.measure(bench, sampling.Policy(budget_s=1.0), False, clock=bench.clock)

@@ -111,7 +111,7 @@ def measure(
     compilation gets (as JMH's warm-up iterations); others are not held to it.
     ``expected_ns``: how long the verified call took, where known (slow-operation policy)."""
     start = clock()
-    per_op, warm = first_estimate(bench, policy, first_timeout, expected_ns)
+    per_op, warm, bench = first_estimate(bench, policy, slow_family, first_timeout, expected_ns)
     slow = slow_family or per_op >= SLOW_OP_NS
     target = policy.slow_precision if slow else policy.precision
     min_samples = sample_floor(policy, slow, slow_family, per_op)
@@ -188,14 +188,32 @@ def is_long_call(ns: float | None) -> bool:
 
 
 def first_estimate(
-    bench: Bench, policy: Policy, first_timeout: float | None, expected_ns: float | None
-) -> tuple[float, list[dict]]:
-    """(ns/op, calibration batches). A verified call that already took ≥ 100 ms stands in for
-    calibration: its time (an upper bound: it includes sending and expanding the message) only
-    sizes batches (one call each) and timeouts; the batches measure the call itself."""
-    if is_long_call(expected_ns):
-        return float(expected_ns), []
-    return calibrate(bench, policy, first_timeout or policy.base_timeout_s)
+    bench: Bench,
+    policy: Policy,
+    slow_family: bool,
+    first_timeout: float | None,
+    expected_ns: float | None,
+) -> tuple[float, list[dict], Bench]:
+    """(ns/op, calibration batches, the bench to go on with). After a verified call of ≥ 100 ms
+    (a message operation's), the first request asks the floor's one-call batches at once, and
+    they are the round's first batches, not calibration, if one call takes ≥ 10 ms; a cold call
+    that made a fast operation look long is caught here: its batches are warm-up and calibration
+    runs as usual."""
+    if slow_family or not is_long_call(expected_ns):
+        per_op, warm = calibrate(bench, policy, first_timeout or policy.base_timeout_s)
+        return per_op, warm, bench
+    k = sample_floor(policy, True, False, float(expected_ns))
+    got = bench(1, k, _timeout(policy, expected_ns * k))
+    per_op = float(np.median([s["ns"] for s in got]))
+    if per_op < SLOW_OP_NS:
+        per_op, warm = calibrate(bench, policy, first_timeout or policy.base_timeout_s)
+        return per_op, got + warm, bench
+    first = [got]
+
+    def replay(iterations: int, batches: int, timeout: float) -> list[dict]:
+        return first.pop() if first else bench(iterations, batches, timeout)
+
+    return per_op, [], replay
 
 
 def sample_floor(policy: Policy, slow: bool, slow_family: bool, per_op: float) -> int:
