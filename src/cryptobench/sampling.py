@@ -245,7 +245,9 @@ def long_call_flags(
     usual = policy.slow_min_samples if slow else policy.min_samples
     if slow_family or not is_long_call(per_op) or floor >= usual:
         return []
-    cover = f"; {ci.n} samples: CI coverage {ci.confidence:.0%}" if ci.confidence < stats.CONFIDENCE else ""
+    cover = ""
+    if ci.confidence < stats.CONFIDENCE:
+        cover = f"; {ci.n} samples: CI coverage {ci.confidence:.0%}"
     return [
         f"slow operation (≥ {LONG_CALL_NS / 1e9:g} s per call): a floor of {floor} samples "
         f"per round, not {usual} (slow-operation policy){cover}"
