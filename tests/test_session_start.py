@@ -53,7 +53,8 @@ def test_compute_starts_only_its_runtime(tmp_path):
         tmp_path, [("fake-a", "ok"), ("fake-c", "ok")], env={"FAKE_PID_FILE": str(starts)}
     )
     proc = cli(
-        "compute", "--impl", "fake-c/fakelib", "--primitive", "sha256", "--msg", "616263",
+        "compute", "--impl", "fake-c/fakelib", "--primitive", "sha256", "--operation", "digest",
+        "--msg", "616263",
         env={"CRYPTOBENCH_RUNNERS": str(runners)},
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
