@@ -87,8 +87,13 @@ def test_batches_per_request():
 # -- when agreement takes one opinion ------------------------------------------------------
 @pytest.mark.parametrize(
     ("size", "call_ns", "once"),
-    [(1 << 30, None, True), (1 << 28, 1e6, True), (1024, 150e6, True), (64 << 20, 30e6, False),
-     (1024, None, False)],  # fmt: skip
+    [
+        (1 << 30, None, True),
+        (1 << 28, 1e6, True),
+        (1024, 150e6, True),
+        (64 << 20, 30e6, False),
+        (1024, None, False),
+    ],  # fmt: skip
 )
 def test_one_opinion(size, call_ns, once):
     assert slowop.one_opinion(size, call_ns) is once
@@ -96,7 +101,11 @@ def test_one_opinion(size, call_ns, once):
 
 def test_cannot_hold_is_invalid_params_about_the_message():
     assert slowop.cannot_hold(RemoteError("invalid_params", "cannot hold a 9-byte message: x"))
-    assert slowop.cannot_hold(RemoteError("invalid_params", "a 9-byte message is too large to send as hex: r has no generator"))
+    assert slowop.cannot_hold(
+        RemoteError(
+            "invalid_params", "a 9-byte message is too large to send as hex: r has no generator"
+        )
+    )
     assert not slowop.cannot_hold(RemoteError("invalid_params", "out_len must be 32"))
     assert not slowop.cannot_hold(RemoteError("unsupported", "cannot hold"))
 
