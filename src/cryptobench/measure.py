@@ -7,9 +7,10 @@ output the timed code path must return); `measure_round` asks the runner for bat
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
-from . import results, sampling
+from . import results, sampling, slowop
 from .catalog import NOOP, NOOP_SIZE
 from .inputs import case_inputs
 from .msggen import Generated, reference
@@ -28,13 +29,16 @@ class Prepared:
     inputs: dict  # what the bench request sends
     expected: str | None  # the verified output; None for salt-generating `hash`
     verification: str
+    call_ns: float | None = None  # the verified call's duration, where timed (slow operations)
 
 
 def noop_cases(cases: list[Case]) -> list[Case]:
-    """One noop case per runtime that has fast cases: its loop and call overhead."""
+    """One noop case per runtime that has fast cases: its loop and call overhead (not beside
+    huge messages only, where a call's overhead is nothing and its second of budget is much)."""
     seen, out = set(), []
     for c in cases:
-        if not c.prim.is_slow and c.runtime_key not in seen:
+        small = not c.prim.is_slow and c.size < slowop.HUGE_MESSAGE
+        if small and c.runtime_key not in seen:
             seen.add(c.runtime_key)
             out.append(Case(c.impl, NOOP, "digest", NOOP_SIZE, {}, c.cpu_off))
     return out
@@ -50,8 +54,13 @@ def prepare(verifier: Verifier, case: Case, seq: int, seed: int) -> Prepared | d
     except ValueError as exc:  # a cipher's message (and output) travels as hex: 64 MiB at most
         return results.skipped(case, f"{case.operation} {exc}: digests and MACs take any size")
     try:
-        check, bench_inputs, expected = verifier.check_case(
-            case.impl, case.prim, case.operation, inputs, case.params
+        call_ns = own_call_ns(verifier, case, inputs)
+        if isinstance(call_ns, dict):
+            return call_ns
+        once = isinstance(inputs.get("msg"), Generated) and slowop.one_opinion(case.size, call_ns)
+        check_case = slowop.check_once if once else Verifier.check_case
+        check, bench_inputs, expected = check_case(
+            verifier, case.impl, case.prim, case.operation, inputs, case.params
         )
     except RunnerFailure as exc:
         return results.failed(case, f"runner {exc.kind}: {exc}")
@@ -61,13 +70,35 @@ def prepare(verifier: Verifier, case: Case, seq: int, seed: int) -> Prepared | d
         return results.failed(case, f"verification failed: {check.detail}", check.detail)
     detail = check.detail
     msg = bench_inputs.get("msg")
-    ref = reference(case.prim.id, msg, case.params) if isinstance(msg, Generated) else None
+    generated = isinstance(msg, Generated) and not once  # once: the reference was the opinion
+    ref = reference(case.prim.id, msg, case.params) if generated else None
     if ref is not None:
         if ref[0] != expected:
             why = f"differs from {ref[1]} over the same generated message"
             return results.failed(case, f"verification failed: {why}", why)
         detail = f"{detail}; matches {ref[1]}"
-    return Prepared(seq, case, bench_inputs, expected, detail)
+    return Prepared(seq, case, bench_inputs, expected, detail, call_ns)
+
+
+def own_call_ns(verifier: Verifier, case: Case, inputs: dict) -> float | dict | None:
+    """How long the implementation's own call on a generated message takes (the verifier keeps
+    its output for agreement), so the slow-operation policy knows a long call before timing it.
+    None where there is nothing to time or the call failed (check_case says why); the skipped
+    result where the runtime cannot hold the message."""
+    if not isinstance(inputs.get("msg"), Generated):
+        return None
+    if not verifier.known_answers(case.impl, case.prim.id, case.operation).ok:
+        return None
+    t0 = time.perf_counter_ns()
+    try:
+        verifier.output_for(case.impl, case.prim.id, case.operation, inputs, case.params)
+    except RemoteError as exc:
+        if slowop.cannot_hold(exc):
+            return results.skipped(case, exc.message)
+        return None
+    except VerifyError:
+        return None
+    return time.perf_counter_ns() - t0
 
 
 def _bench(rt: Runtime, p: Prepared, outputs: list) -> sampling.Bench:
@@ -104,6 +135,7 @@ def measure_round(
         policy,
         p.case.prim.is_slow,
         min_warmup_s=policy.jit_warmup_s,
+        expected_ns=p.call_ns,
     )
     if first_round and p.expected is None and p.case.operation == "hash":
         # a salted hash differs each call: the timed path's output must verify elsewhere

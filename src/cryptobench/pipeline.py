@@ -318,9 +318,10 @@ def _verify(verifier, cases, not_offered, ctx, seq: int) -> tuple[list[Prepared]
         else:
             store.put_case(run_doc["id"], seq, got)
             off = cpu_features.label(case.cpu_off)
+            what = "FAILED" if got["status"] == "failed" else "skipped:"
             console.print(
                 f"{case.impl.id}{f' [{off}]' if off else ''} {case.prim.id} {case.operation} "
-                f"{case.size}: FAILED {got['error']}",
+                f"{case.size}: {what} {got['error']}",
                 markup=False,
             )
         seq += 1

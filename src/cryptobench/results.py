@@ -163,7 +163,7 @@ def _flags(ci: stats.RoundsCI, rounds: list[dict], planned: int, errors, target)
         f"round {r['round']}: {f}"
         for r in rounds
         for f in r["flags"]
-        if f.startswith("no steady state")
+        if f.startswith(("no steady state", "slow operation"))
     ]
     flags += [f"round {r}: {why}" for r, why in errors]
     return flags

@@ -20,6 +20,8 @@ TARGET_BATCH_NS = 10_000_000  # a batch lasts ~10 ms
 CALIBRATION_NS = 1_000_000  # calibrate until one batch takes ≥ 1 ms
 SLOW_OP_NS = 10_000_000  # ≥ 10 ms per operation: one operation per batch
 CHUNK_NS = 100_000_000  # ask for ~100 ms of batches per request
+LONG_CALL_NS = 100_000_000  # ≥ 100 ms per call: the slow-operation policy (below)
+LONG_CALL_MIN_SAMPLES = 3  # its floor of kept batches in a round
 
 
 @dataclass
@@ -103,14 +105,16 @@ def measure(
     clock: Callable[[], float] = time.monotonic,
     first_timeout: float | None = None,
     min_warmup_s: float = 0.0,
+    expected_ns: float | None = None,
 ) -> Measurement:
     """One round of one case. ``min_warmup_s``: the least warm-up a runtime that reports JIT
-    compilation gets (as JMH's warm-up iterations); others are not held to it."""
+    compilation gets (as JMH's warm-up iterations); others are not held to it.
+    ``expected_ns``: how long the verified call took, where known (slow-operation policy)."""
     start = clock()
-    per_op, warm = calibrate(bench, policy, first_timeout or policy.base_timeout_s)
+    per_op, warm, bench = first_estimate(bench, policy, slow_family, first_timeout, expected_ns)
     slow = slow_family or per_op >= SLOW_OP_NS
     target = policy.slow_precision if slow else policy.precision
-    min_samples = policy.slow_min_samples if slow else policy.min_samples
+    min_samples = sample_floor(policy, slow, slow_family, per_op)
     warm_ns = sum(s["ns"] for s in warm)
     values: list[float] = []
     batches: list[dict] = []
@@ -121,7 +125,7 @@ def measure(
         if base == len(batches):  # (re)size batches to ~10 ms at the current speed
             iterations = 1 if slow else stats.iterations_for(per_op, TARGET_BATCH_NS)
             batch_ns = per_op * iterations
-            chunk = 1 if slow else max(1, min(50, int(CHUNK_NS / batch_ns)))
+            chunk = batches_per_request(slow, slow_family, batch_ns, min_samples)
         got = bench(iterations, chunk, _timeout(policy, batch_ns * chunk))
         batches.extend(got)
         values.extend(s["ns"] / s["iterations"] for s in got)
@@ -162,6 +166,7 @@ def measure(
     kept_batches = batches[keep_from:]
     ci = stats.median_ci(stats.per_op(kept_batches))
     flags += stats.noise_flags(stats.per_op(kept_batches), ci, target)
+    flags += long_call_flags(policy, slow, slow_family, per_op, min_samples, ci)
     return Measurement(
         samples=kept_batches,
         warmup=warm + batches[:keep_from],
@@ -174,6 +179,79 @@ def measure(
         flags=flags,
         warmup_reason=why,
     )
+
+
+# -- the slow-operation policy (docs/methodology.md, "Slow operations") -------------------------
+def is_long_call(ns: float | None) -> bool:
+    """One call of ≥ 100 ms: a huge message, or a slow library at a large size."""
+    return ns is not None and ns >= LONG_CALL_NS
+
+
+def first_estimate(
+    bench: Bench,
+    policy: Policy,
+    slow_family: bool,
+    first_timeout: float | None,
+    expected_ns: float | None,
+) -> tuple[float, list[dict], Bench]:
+    """(ns/op, calibration batches, the bench to go on with). After a verified call of ≥ 100 ms
+    (a message operation's), the first request asks the floor's one-call batches at once, and
+    they are the round's first batches, not calibration, if one call takes ≥ 10 ms; a cold call
+    that made a fast operation look long is caught here: its batches are warm-up and calibration
+    runs as usual."""
+    if slow_family or not is_long_call(expected_ns):
+        per_op, warm = calibrate(bench, policy, first_timeout or policy.base_timeout_s)
+        return per_op, warm, bench
+    k = sample_floor(policy, True, False, float(expected_ns))
+    got = bench(1, k, _timeout(policy, expected_ns * k))
+    per_op = float(np.median([s["ns"] for s in got]))
+    if per_op < SLOW_OP_NS:
+        per_op, warm = calibrate(bench, policy, first_timeout or policy.base_timeout_s)
+        return per_op, got + warm, bench
+    first = [got]
+
+    def replay(iterations: int, batches: int, timeout: float) -> list[dict]:
+        return first.pop() if first else bench(iterations, batches, timeout)
+
+    return per_op, [], replay
+
+
+def sample_floor(policy: Policy, slow: bool, slow_family: bool, per_op: float) -> int:
+    """Kept batches a round needs at least. A long call of a message operation needs only as
+    many as fit in the round's budget, but at least 3 ([min, max] of 3 covers the median with
+    75%, reported as such); password hashes and KDFs keep their floor: their slowness is the
+    figure, and presets budget for it."""
+    floor = policy.slow_min_samples if slow else policy.min_samples
+    if slow_family or not is_long_call(per_op):
+        return floor
+    fit = math.ceil(policy.budget_s * 1e9 / per_op)
+    return max(LONG_CALL_MIN_SAMPLES, min(floor, fit))
+
+
+def batches_per_request(slow: bool, slow_family: bool, batch_ns: float, min_samples: int) -> int:
+    """~100 ms of batches per request; one at a time for slow operations, except long calls of
+    message operations: each request also runs one untimed, verified call and expands the
+    generated message, so a long call asks for the whole floor at once."""
+    if not slow_family and is_long_call(batch_ns):
+        return min_samples
+    return 1 if slow else max(1, min(50, int(CHUNK_NS / batch_ns)))
+
+
+def long_call_flags(
+    policy: Policy, slow: bool, slow_family: bool, per_op: float, floor: int, ci: stats.MedianCI
+) -> list[str]:
+    """What the result says when the slow-operation policy lowered the floor: the interval is
+    not widened or narrowed, its coverage is said."""
+    usual = policy.slow_min_samples if slow else policy.min_samples
+    if slow_family or not is_long_call(per_op) or floor >= usual:
+        return []
+    cover = ""
+    if ci.confidence < stats.CONFIDENCE:
+        cover = f"; {ci.n} samples: CI coverage {ci.confidence:.0%}"
+    return [
+        f"slow operation (≥ {LONG_CALL_NS / 1e9:g} s per call): a floor of {floor} samples "
+        f"per round, not {usual} (slow-operation policy){cover}"
+    ]
 
 
 def _after(warm_ns: float, batches: list[dict], seconds: float) -> int:

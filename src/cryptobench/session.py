@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from . import cpu_features
@@ -13,6 +14,7 @@ from .protocol import Implementation, RemoteError, RunnerFailure, RunnerProcess,
 from .runners import RuntimeSpec, discover
 
 MAX_RESTARTS = 3
+MAX_STARTING = 16  # runners started at once by start_all
 
 
 @dataclass
@@ -111,16 +113,18 @@ class Runtime:
 
 
 def start_all(specs: list[RuntimeSpec]) -> tuple[list[Runtime], list[tuple[str, str]]]:
-    """Start every runnable spec; return live runtimes and (runtime, reason) skips."""
+    """Start every runnable spec at once (each runner is its own process: a thread only waits
+    for its hello); return live runtimes and (runtime, reason) skips, in the specs' order."""
+    rts = [None if spec.skipped else Runtime(spec) for spec in specs]
+    runnable = [rt for rt in rts if rt is not None]
+    if runnable:
+        with ThreadPoolExecutor(max_workers=min(len(runnable), MAX_STARTING)) as pool:
+            list(pool.map(Runtime.start, runnable))
     live, skipped = [], []
-    for spec in specs:
-        if spec.skipped:
-            skipped.append((spec.runtime_id, spec.skipped))
-            continue
-        rt = Runtime(spec)
-        rt.start()
-        if rt.failed:
-            skipped.append((spec.runtime_id, rt.failed))
+    for spec, rt in zip(specs, rts, strict=True):
+        why = spec.skipped or rt.failed
+        if why:
+            skipped.append((spec.runtime_id, why))
         else:
             live.append(rt)
     return live, skipped
