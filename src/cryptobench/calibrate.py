@@ -4,10 +4,10 @@ on this machine, per implementation, as `cryptsetup benchmark` does for LUKS
 
 Per implementation, the search (calibrate_search.py) probes the cost parameter, each probe
 verified like any case (measure.prepare); then the chosen parameters of every implementation are
-measured in rounds (rounds.py); where a re-measured time is more than ±15% off and the adjacent
-step is expected nearer, that step is measured in rounds too and the nearer kept; the verdict
-(calibrate_verdict.py) says what the parameters buy. Stored as a run with operation
-``calibrate``.
+measured in rounds (rounds.py); where a re-measured time is more than ±15% off and another value
+is expected nearer, it is measured in rounds too and the nearer kept (calibrate_remeasure.py);
+the verdict (calibrate_verdict.py) says what the parameters buy and how near the target they
+came. Stored as a run with operation ``calibrate``.
 """
 
 from __future__ import annotations
@@ -182,7 +182,7 @@ class Calibration:
             fix = Remeasure(self.verdict, lambda s, v: self.prepare(verifier, s, v), self.console)
             again = fix.candidates(self._rows(store, run_doc), finals)
             if again:
-                self._in_rounds(rounds, [q for _, q, _ in again], "the adjacent step")
+                self._in_rounds(rounds, [q for _, q, _ in again], "a value expected nearer the target")
                 fix.keep_nearer(store, run_doc, self._rows(store, run_doc), again)
             self._annotate(store, run_doc, finals)
             interrupted = False

@@ -1,7 +1,8 @@
 """The second look of `calibrate`: where the rounds put an implementation's chosen value more
-than ±15% off the target and the adjacent step on the target's side is expected nearer
-(calibrate_verdict.Verdict.worth_remeasuring), that step is measured in rounds too, into the
-same row, and of the two the value nearer the target stays (docs/methodology.md, "calibrate").
+than ±15% off the target and the value the scaling law predicts from the rounds' median (where
+steps are coarse: the adjacent step on the target's side) is expected nearer
+(calibrate_verdict.Verdict.worth_remeasuring), that value is measured in rounds too, into the
+same row, and of the two the one nearer the target stays (docs/methodology.md, "calibrate").
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ class Remeasure:
     console: Console
 
     def candidates(self, rows: dict, finals) -> list[tuple[Search, Prepared, dict]]:
-        """(search, the adjacent step's case under the same row number, the row it may
+        """(search, the other value's case under the same row number, the row it may
         replace) for each implementation worth a second look."""
         param, out = self.verdict.spec.param, []
         for s, p in finals:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from . import catalog
 from . import policy as policy_mod
-from .calibrate_search import TOLERANCE, Search, off, scale, toward
+from .calibrate_search import TOLERANCE, Search, off, predict, scale, step, toward
 
 KEYSPACE = 36**8  # 8 characters from a-z and 0-9
 KEYSPACE_TEXT = "8 random characters from a-z0-9: 36^8 passwords"
@@ -44,10 +44,13 @@ class Verdict:
     cap: int | None
 
     def other_step(self, s: Search, value: int, ns: float) -> dict | None:
-        """The adjacent step on the target's side of the re-measured ``ns`` at ``value``, with
-        its time: re-measured in rounds, else its probe scaled by the chosen value's probe to
-        the rounds' median (the probes' bias cancels), else the scaling law."""
-        other = toward(self.spec, self.prim, self.cap, value, ns, self.target_ns)
+        """The value the scaling law predicts from the re-measured ``ns`` at ``value`` (where
+        steps are coarse: the adjacent step on the target's side), with its time: re-measured
+        in rounds, else its probe scaled by the chosen value's probe to the rounds' median (the
+        probes' bias cancels), else the scaling law; None past the bounds."""
+        other = predict(self.spec, self.prim, value, ns, self.target_ns, self.cap)
+        if other == value:
+            other = toward(self.spec, self.prim, self.cap, value, ns, self.target_ns)
         if other is None:
             return None
         again = {r["value"]: r["ms"] * 1e6 for r in s.remeasured}
@@ -61,8 +64,8 @@ class Verdict:
         return {"value": other, "ms": est / 1e6, "off": off(est, self.target_ns), "source": source}
 
     def worth_remeasuring(self, s: Search, value: int, ns: float) -> int | None:
-        """The other step's value when the chosen one re-measured more than ±15% off and the
-        other is expected nearer."""
+        """The other value (other_step) when the chosen one re-measured more than ±15% off
+        and the other is expected nearer."""
         if abs(off(ns, self.target_ns)) <= TOLERANCE or s.remeasured:
             return None
         other = self.other_step(s, value, ns)
@@ -94,8 +97,9 @@ class Verdict:
         )
         listed = ", ".join(f"{p}={v} is {g:+.0%} ({src})" for v, g, src in shown)
         nearer = value if abs(gap) <= abs(o) else other["value"]
-        if (gap > 0) == (o > 0):  # both on one side: the next step may do better
-            return f"{listed}; {p}={nearer} is nearer, the next step was not tried"
+        adjacent = other["value"] in (step(self.spec, value, -1), step(self.spec, value, 1))
+        if (gap > 0) == (o > 0) or not adjacent:  # another value may do better
+            return f"{listed}; {p}={nearer} is nearer, no other value was measured"
         return f"no {p} within ±{TOLERANCE:.0%}: {listed}; {p}={nearer} is nearer"
 
     def describe(self, s: Search, params: dict, row: dict) -> dict:
