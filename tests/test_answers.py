@@ -236,6 +236,7 @@ def test_calibrate_finds_the_cost_and_lists_fixed_cost_bindings(kdf_runner, tmp_
     assert found["params"]["iterations"] == 50000  # 5 ms / 100 ns per iteration
     c = found["calibration"]
     assert c["on_target"] and c["owasp_ok"] is False and c["probes"][0]["value"] == 10000
+    assert "remeasured" not in c  # on target at once: no second look
     assert len(found["rounds"]) == 2
     fixed = rows["fake-kdf/fixedkdf"]
     assert fixed["status"] == "skipped"
@@ -250,6 +251,37 @@ def test_calibrate_finds_the_cost_and_lists_fixed_cost_bindings(kdf_runner, tmp_
     shown = cli("show", doc["run"]["id"][:8])
     assert "calibrate pbkdf2-sha256" in shown.stdout and "iterations=50000*" in shown.stdout
     assert "not calibrated: fake-kdf/fixedkdf" in shown.stdout
+
+
+def test_calibrate_measures_a_nearer_value_when_the_rounds_disagree_with_the_probes(kdf_runner):
+    # skewkdf: probes say 100 ns per iteration, rounds 130 ns: 50000 iterations re-measure +30%,
+    # so the value the law predicts from the rounds (38000) is measured in rounds too and kept
+    res = cli(
+        "calibrate",
+        "pbkdf2-sha256",
+        "--impl",
+        "fake-kdf/skewkdf",
+        "--target",
+        "5ms",
+        "--time-budget",
+        "5s",
+        "--rounds",
+        "2",
+        "--format",
+        "json",
+    )
+    assert res.returncode == 0, res.stderr
+    (found,) = json.loads(res.stdout)["results"]
+    c = found["calibration"]
+    assert [p["value"] for p in c["probes"]] == [10000, 50000]
+    assert all(p["calls"] == calibrate_search.PROBE_CALLS for p in c["probes"])
+    assert [(r["value"], round(r["off"], 3)) for r in c["remeasured"]] == [
+        (50000, 0.3),
+        (38000, -0.012),
+    ]
+    assert found["params"]["iterations"] == 38000 and c["on_target"] and c["verdict"] == ""
+    assert "kept iterations=38000" in c["search_stopped"]
+    assert "measuring a value expected nearer the target: 1 cases" in res.stderr
 
 
 def test_calibrate_refuses_what_it_cannot_calibrate(kdf_runner):
