@@ -170,7 +170,7 @@ def row(t: int, ns: float) -> dict:
 def test_the_second_look_keeps_the_nearer_row(second_ns, kept):
     cat = catalog.load()
     prim = cat.get("argon2id")
-    impl = Implementation("x/y", "x", "y", "1", {"argon2id": Offer(("verify",))}, {})
+    impl = Implementation("x/y", "x", "y", "1", {}, {"argon2id": Offer(("verify",))})
     s = probed((3, 240e6))
     first = row(3, 195e6)  # −22%
     q = Prepared(7, Case(impl, prim, "verify", 8, {"m": 65536, "t": 4, "p": 1}), {}, None, "")
