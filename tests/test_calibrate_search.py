@@ -180,3 +180,18 @@ def test_the_second_look_keeps_the_nearer_row(second_ns, kept):
     assert [r["value"] for r in s.remeasured] == [3, 4]
     assert s.stopped.endswith(f"both values measured in rounds, kept t={kept}")
     assert store.put == ([] if kept == 4 else [(7, first)])  # the first row is put back
+
+
+def test_the_table_says_which_value_is_nearer_and_by_how_much():
+    from cryptobench.report import calibration
+
+    s = probed((6, 5.6e6), (11, 180e6), (12, 360e6))
+    r = {"status": "ok", "median_ns": 180e6, "ci_low_ns": 175e6, "ci_high_ns": 185e6}
+    r |= {"implementation": "x/y", "library_version": "1", "operation": "verify"}
+    r |= {"params": {"cost": 11}, "flags": []}
+    r["calibration"] = verdict("bcrypt").describe(s, r["params"], r)
+    run = {"calibration": {"param": "cost", "tolerance": 0.15}, "settings": {"rounds": 3}}
+    v = calibration.view({"run": run, "results": [r]})
+    assert v.rows[0][5] == "-28% !"
+    assert "x/y off target: no cost within ±15%: cost=11 is -28% (re-measured)" in v.notes[-1]
+    assert v.notes[-1].endswith("cost=11 is nearer")
