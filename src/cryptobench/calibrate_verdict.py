@@ -99,7 +99,7 @@ class Verdict:
         nearer = value if abs(gap) <= abs(o) else other["value"]
         adjacent = other["value"] in (step(self.spec, value, -1), step(self.spec, value, 1))
         if (gap > 0) == (o > 0) or not adjacent:  # another value may do better
-            return f"{listed}; {p}={nearer} is nearer, no other value was measured"
+            return f"{listed}; {p}={nearer} is nearer (no other value measured in rounds)"
         return f"no {p} within ±{TOLERANCE:.0%}: {listed}; {p}={nearer} is nearer"
 
     def describe(self, s: Search, params: dict, row: dict) -> dict:
