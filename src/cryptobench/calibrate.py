@@ -22,6 +22,7 @@ from rich.console import Console
 
 from . import catalog, machine, results, sampling, vectors
 from . import policy as policy_mod
+from .calibrate_remeasure import Remeasure
 from .calibrate_search import (
     OPERATIONS,
     REFUSED,
@@ -31,7 +32,6 @@ from .calibrate_search import (
     Searcher,
     operation_for,
 )
-from .calibrate_remeasure import Remeasure
 from .calibrate_verdict import KEYSPACE, KEYSPACE_TEXT, Verdict, search_info
 from .errors import UsageError
 from .lock import RunLock
@@ -182,7 +182,9 @@ class Calibration:
             fix = Remeasure(self.verdict, lambda s, v: self.prepare(verifier, s, v), self.console)
             again = fix.candidates(self._rows(store, run_doc), finals)
             if again:
-                self._in_rounds(rounds, [q for _, q, _ in again], "a value expected nearer the target")
+                self._in_rounds(
+                    rounds, [q for _, q, _ in again], "a value expected nearer the target"
+                )
                 fix.keep_nearer(store, run_doc, self._rows(store, run_doc), again)
             self._annotate(store, run_doc, finals)
             interrupted = False

@@ -184,9 +184,7 @@ class Searcher:
             best = self.nearest(s)
             if abs(off(best["ns"], self.target_ns)) <= TOLERANCE:
                 return
-            nxt = predict(
-                self.spec, self.prim, best["value"], best["ns"], self.target_ns, self.cap
-            )
+            nxt = predict(self.spec, self.prim, best["value"], best["ns"], self.target_ns, self.cap)
             if nxt in s.tried:
                 nxt = toward(
                     self.spec, self.prim, self.cap, best["value"], best["ns"], self.target_ns

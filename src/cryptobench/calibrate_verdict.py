@@ -129,7 +129,9 @@ class Verdict:
 def search_info(s: Search) -> dict:
     info = {
         "operation": s.operation,
-        "probes": [{"value": p["value"], "ms": p["ns"] / 1e6, "calls": p["calls"]} for p in s.probes],
+        "probes": [
+            {"value": p["value"], "ms": p["ns"] / 1e6, "calls": p["calls"]} for p in s.probes
+        ],
         "search_stopped": s.stopped,
     }
     if s.remeasured:
