@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from cryptobench import advise, calibrate, catalog, policy
+from cryptobench import advise, advise_missing, calibrate_search, calibrate_verdict, catalog, policy
 from tests.conftest import cli
 
 FIXTURE = Path(__file__).parent / "fixtures" / "advise-run.json"
@@ -158,7 +158,7 @@ def test_missing_cases_are_announced():
 def test_needed_keys_follow_the_policy_and_reuse():
     doc = json.loads(FIXTURE.read_text())
     cat = catalog.load()
-    keys = advise.needed(doc, cat, policy.load(cat), "encryption", 13, ["python"])
+    keys = advise_missing.needed(doc, cat, policy.load(cat), "encryption", 13, ["python"])
     got = {(k[0], k[1], json.loads(k[4])["fresh_context"]) for k in keys}
     assert got == {
         ("python/cryptography", "aes-128-gcm", False),
@@ -184,7 +184,7 @@ def test_predict_follows_each_scaling_law():
     pol = policy.load(cat)
 
     def nxt(pid, value, ns, target, cap=None):
-        return calibrate.predict(pol.search(pid), cat.get(pid), value, ns, target, cap)
+        return calibrate_search.predict(pol.search(pid), cat.get(pid), value, ns, target, cap)
 
     assert nxt("bcrypt", 6, 4e6, 256e6) == 12  # 64× = 6 doublings
     assert nxt("scrypt", 1024, 2e6, 256e6) == 131072  # N × 128
@@ -195,7 +195,7 @@ def test_predict_follows_each_scaling_law():
 
 
 def test_attacker_arithmetic():
-    a = calibrate.attacker(250e6, 240e6, 260e6)
+    a = calibrate_verdict.attacker(250e6, 240e6, 260e6)
     assert a["guesses_per_s"] == pytest.approx(4.0)
     assert a["keyspace"] == 36**8
     assert a["core_years_average"] == pytest.approx(36**8 / 2 * 0.25 / (365.25 * 86400))
@@ -236,6 +236,7 @@ def test_calibrate_finds_the_cost_and_lists_fixed_cost_bindings(kdf_runner, tmp_
     assert found["params"]["iterations"] == 50000  # 5 ms / 100 ns per iteration
     c = found["calibration"]
     assert c["on_target"] and c["owasp_ok"] is False and c["probes"][0]["value"] == 10000
+    assert "remeasured" not in c  # on target at once: no second look
     assert len(found["rounds"]) == 2
     fixed = rows["fake-kdf/fixedkdf"]
     assert fixed["status"] == "skipped"
@@ -252,6 +253,37 @@ def test_calibrate_finds_the_cost_and_lists_fixed_cost_bindings(kdf_runner, tmp_
     assert "not calibrated: fake-kdf/fixedkdf" in shown.stdout
 
 
+def test_calibrate_measures_a_nearer_value_when_the_rounds_disagree_with_the_probes(kdf_runner):
+    # skewkdf: probes say 100 ns per iteration, rounds 130 ns: 50000 iterations re-measure +30%,
+    # so the value the law predicts from the rounds (38000) is measured in rounds too and kept
+    res = cli(
+        "calibrate",
+        "pbkdf2-sha256",
+        "--impl",
+        "fake-kdf/skewkdf",
+        "--target",
+        "5ms",
+        "--time-budget",
+        "5s",
+        "--rounds",
+        "2",
+        "--format",
+        "json",
+    )
+    assert res.returncode == 0, res.stderr
+    (found,) = json.loads(res.stdout)["results"]
+    c = found["calibration"]
+    assert [p["value"] for p in c["probes"]] == [10000, 50000]
+    assert all(p["calls"] == calibrate_search.PROBE_CALLS for p in c["probes"])
+    assert [(r["value"], round(r["off"], 3)) for r in c["remeasured"]] == [
+        (50000, 0.3),
+        (38000, -0.012),
+    ]
+    assert found["params"]["iterations"] == 38000 and c["on_target"] and c["verdict"] == ""
+    assert "kept iterations=38000" in c["search_stopped"]
+    assert "measuring a value expected nearer the target: 1 cases" in res.stderr
+
+
 def test_calibrate_refuses_what_it_cannot_calibrate(kdf_runner):
     res = cli("calibrate", "sha256")
     assert res.returncode == 2 and "cannot calibrate 'sha256'; valid: argon2i" in res.stderr
@@ -263,16 +295,16 @@ def test_a_case_under_another_of_the_uses_operations_is_not_missing():
     doc = json.loads(FIXTURE.read_text())
     cat = catalog.load()
     pol = policy.load(cat)
-    keys = advise.needed(doc, cat, pol, "password", 8, ["go"])
+    keys = advise_missing.needed(doc, cat, pol, "password", 8, ["go"])
     assert {k[:3] for k in keys} == {
         ("go/x-crypto", "argon2id", "verify"),
         ("go/x-crypto", "bcrypt", "verify"),
     }
     ops = pol.use("password").operations
-    assert advise.missing([doc], keys, ops) == []
+    assert advise_missing.missing([doc], keys, ops) == []
     doc["results"] = [
         r for r in doc["results"] if (r["primitive"], r["operation"]) != ("argon2id", "verify")
     ]
-    assert advise.missing([doc], keys, ops) == []  # hash and derive are stored
+    assert advise_missing.missing([doc], keys, ops) == []  # hash and derive are stored
     doc["results"] = [r for r in doc["results"] if r["primitive"] != "argon2id"]
-    assert [k[1] for k in advise.missing([doc], keys, ops)] == ["argon2id"]
+    assert [k[1] for k in advise_missing.missing([doc], keys, ops)] == ["argon2id"]

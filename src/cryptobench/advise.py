@@ -1,6 +1,7 @@
 """`cryptobench advise`: the fastest choice the security policy allows for a use, from stored
 results (docs/methodology.md, "advise"). Pure functions over results documents; measuring the
-cases a run lacks is the command's (cli/answers.py) through the pipeline.
+cases a run lacks is the command's (cli/answers.py) through the pipeline; what a run lacks is
+advise_missing.py, the reasons given advise_reasons.py.
 
 Ranking: only primitives whose catalog status the use allows (catalog/policy.toml), at the
 catalog's default parameters, at one size; fastest first (``rank = "time"``) or the use's
@@ -12,11 +13,11 @@ intervals overlap or the ratio's interval contains 1.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
-from . import compare, stats
-from .catalog import KEYED_OPERATIONS, Catalog
+from . import compare
+from .advise_reasons import reasons
+from .catalog import Catalog
 from .plan import runtime_matches
 from .policy import Policy, Use
 
@@ -182,157 +183,3 @@ def margin(best: dict, other: dict) -> Margin:
         m.comparable = False
         m.why = "different algorithms or parameters: their times buy different security"
     return m
-
-
-def reasons(advice: Advice, cat: Catalog, policy: Policy, rows: list[dict]) -> list[str]:
-    best = advice.recommendation
-    if best is None:
-        return []
-    r = best.row
-    prim = cat.get(r["primitive"])
-    out = [f"status {prim.status}: {prim.status_reason} ({prim.status_date})"]
-    if advice.use.rank == "order":
-        out.append(f"preferred order for {advice.use.name}: {', '.join(advice.use.order)}")
-    ok, why = policy.owasp(prim.id, r.get("params") or {})
-    if ok is not None:
-        out.append(f"parameters {_params(r)}: {why}")
-    if r.get("code_path"):
-        out.append(f"code path: {r['code_path']}")
-    out += _overhead(r, rows)
-    out += _fresh(r, rows, advice)
-    return out
-
-
-def _params(r: dict) -> str:
-    return ", ".join(f"{k}={v}" for k, v in (r.get("params") or {}).items() if k != "out_len")
-
-
-def _same_case(a: dict, b: dict, **ignore) -> bool:
-    keys = ("implementation", "primitive", "operation")
-    return all(a[k] == b[k] for k in keys) and all(
-        a.get(k) == b.get(k) for k in ("size",) if k not in ignore
-    )
-
-
-def _overhead(r: dict, rows: list[dict]) -> list[str]:
-    """Per-call overhead at this size: the fit over the run's sizes, and the runner's noop."""
-    out = []
-    group = [
-        x
-        for x in rows
-        if x.get("status") == "ok"
-        and _same_case(x, r, size=True)
-        and json.dumps(x["params"], sort_keys=True) == json.dumps(r["params"], sort_keys=True)
-    ]
-    fit = stats.fit_overhead([x["size"] for x in group], [x["median_ns"] for x in group])
-    if fit is not None and fit.per_call_ns > r["median_ns"]:
-        out.append(
-            f"per-call overhead: the fit over {len(group)} sizes gives a ≈ {fit.per_call_ns:.0f}"
-            " ns, more than the whole time at this size: the sizes' times are too noisy to split"
-        )
-    elif fit is not None and fit.per_call_ns > 0:
-        share = fit.per_call_ns / r["median_ns"]
-        out.append(
-            f"per-call overhead ≈ {fit.per_call_ns:.0f} ns (t(n) = a + b·n over "
-            f"{len(group)} sizes): {share:.0%} of the time at {r['size']} B"
-        )
-    noop = [x for x in rows if x.get("family") == "noop" and x["runtime"] == r["runtime"]]
-    if noop and noop[0].get("median_ns") and r.get("family") not in ("password-hash", "kdf"):
-        ns = noop[0]["median_ns"]
-        out.append(f"the {r['runtime']} runner's own call overhead (noop) is {ns:.0f} ns")
-    return out
-
-
-def _fresh(r: dict, rows: list[dict], advice: Advice) -> list[str]:
-    """Keyed operations: what a fresh cipher/MAC object per message costs at this size."""
-    if r["operation"] not in KEYED_OPERATIONS:
-        return []
-    fresh = bool(r["params"].get("fresh_context"))
-    out = (
-        [] if fresh else ["reused key: the cipher/MAC object is set up once (fresh_context=false)"]
-    )
-    twin = [
-        x
-        for x in rows
-        if x.get("status") == "ok"
-        and _same_case(x, r)
-        and bool(x["params"].get("fresh_context")) != fresh
-    ]
-    if twin:
-        f, k = (r, twin[0]) if fresh else (twin[0], r)
-        extra = f["median_ns"] - k["median_ns"]
-        out.append(
-            f"a fresh object per message (key schedule and setup every time, fresh_context=true)"
-            f" costs {extra:+.0f} ns per message here: {f['median_ns'] / k['median_ns']:.1f}× "
-            f"the reused-key time at {r['size']} B"
-        )
-    single = sorted(
-        {
-            e.row["implementation"]
-            for e in advice.ranking
-            if e.row["params"].get("fresh_context")
-            and not any(
-                x["implementation"] == e.row["implementation"]
-                and not x["params"].get("fresh_context")
-                for x in (y.row for y in advice.ranking)
-            )
-        }
-    )
-    if single:
-        out.append(
-            f"{', '.join(single)}: single-use objects (a fresh object per message): "
-            "at small sizes their setup, not the cipher, sets the time"
-        )
-    return out
-
-
-# -- what a run lacks -------------------------------------------------------------------------
-def needed(doc: dict, cat: Catalog, policy: Policy, use_name: str, size, runtimes) -> list[tuple]:
-    """Case keys (implementation, primitive, operation, size, params JSON) the use needs from
-    the implementations the run describes; keyed operations at the reused key where the API
-    can reuse it, else with a fresh object per message."""
-    use = policy.use(use_name)
-    size = default_size(use) if size is None else size
-    keys = []
-    for impl in (doc.get("run") or {}).get("implementations", []):
-        if runtimes and not any(runtime_matches(impl["runtime"], x) for x in runtimes):
-            continue
-        for pid, offer in (impl.get("primitives") or {}).items():
-            if pid not in cat or allowed(use, cat, pid):
-                continue
-            op = next((o for o in use.operations if o in offer["operations"]), None)
-            if op is None:
-                continue
-            user = {}
-            if op in KEYED_OPERATIONS:
-                user["fresh_context"] = not offer.get("reuses_key", True)
-            params = cat.resolve_params(cat.get(pid), user, op)
-            keys.append((impl["id"], pid, op, size, json.dumps(params, sort_keys=True)))
-    return keys
-
-
-def missing(docs: list[dict], keys: list[tuple], operations=()) -> list[tuple]:
-    """The keys no run has; a case stored under another of the use's ``operations`` (argon2id
-    `hash` where `verify` comes first) counts as present."""
-    have = {compare.case_key(r) for d in docs for r in d.get("results", [])}
-    loose = {(k[0], k[1], k[3], k[4]) for k in have if k[2] in operations}
-    return [k for k in keys if k not in have and (k[0], k[1], k[3], k[4]) not in loose]
-
-
-def estimate_s(doc: dict, keys: list[tuple], cat: Catalog, budget_s: float, rounds: int) -> float:
-    """Seconds measuring ``keys`` should take (rounds.estimate), from the run's
-    implementation list."""
-    from .plan import Case
-    from .protocol import Implementation, Offer
-    from .rounds import estimate
-
-    impls = {
-        i["id"]: Implementation(i["id"], i["runtime"], i["library"], i.get("version", ""), {}, {})
-        for i in (doc.get("run") or {}).get("implementations", [])
-    }
-    cases = []
-    for impl_id, pid, op, size, params in keys:
-        impl = impls.get(impl_id) or Implementation(impl_id, impl_id.split("/")[0], "", "", {}, {})
-        impl.primitives.setdefault(pid, Offer((op,)))
-        cases.append(Case(impl, cat.get(pid), op, size, json.loads(params)))
-    return estimate(cases, budget_s, rounds, set())

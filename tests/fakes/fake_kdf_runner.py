@@ -5,6 +5,9 @@ known answers pass):
   fakekdf   bench samples cost exactly 100 ns per PBKDF2 iteration: the search is exact
   fixedkdf  a fixed-cost binding: refuses (invalid_params) every iteration count but those of
             the known-answer vectors (1 and 80000)
+  skewkdf   a call costs 100 ns per iteration in a request of several batches (calibrate's
+            probes) and 130 ns in a request of one (the rounds of a slow operation): the rounds
+            put the probed value 30% off, so calibrate must measure another value in rounds
 """
 
 import hashlib
@@ -12,6 +15,7 @@ import json
 import sys
 
 NS_PER_ITERATION = 100
+SKEWED_NS_PER_ITERATION = 130  # skewkdf, one batch per request
 
 
 def derive(req) -> str:
@@ -40,7 +44,7 @@ def answer(req):
                     "backend": {"name": lib, "version": "1"},
                     "primitives": offer,
                 }
-                for lib in ("fakekdf", "fixedkdf")
+                for lib in ("fakekdf", "fixedkdf", "skewkdf")
             ],
         }
     if req.get("primitive") == "noop":
@@ -49,6 +53,8 @@ def answer(req):
     elif req.get("primitive") == "pbkdf2-sha256":
         out = derive(req)
         per_op = req["params"]["iterations"] * NS_PER_ITERATION
+        if req["impl"] == "skewkdf" and req.get("batches") == 1:
+            per_op = req["params"]["iterations"] * SKEWED_NS_PER_ITERATION
     else:
         raise LookupError(f"unsupported: {req.get('primitive')}")
     if req["op"] == "compute":

@@ -125,14 +125,13 @@ def _missing_runs(miss, size, req_opts) -> list:
 
 def _measure_missing(base, keys, size, opts, cat, use) -> list[dict]:
     """Measure what the base run lacks (saying so first, with the estimate); the new runs."""
-    from .. import advise as advise_mod
-    from .. import pipeline
+    from .. import advise_missing, pipeline
 
-    miss = advise_mod.missing([base] if base else [], keys, use.operations)
+    miss = advise_missing.missing([base] if base else [], keys, use.operations)
     if not miss:
         return []
     budget = opts["time_per_case"] or 1.0
-    minutes = advise_mod.estimate_s(base or {}, miss, cat, budget, opts["rounds"]) / 60
+    minutes = advise_missing.estimate_s(base or {}, miss, cat, budget, opts["rounds"]) / 60
     which = f"run {base['run']['id'][:8]}" if base else "the store"
     shown = ", ".join(f"{k[0]} {k[1]} {k[2]}" for k in miss[:6])
     more = f" and {len(miss) - 6} more" if len(miss) > 6 else ""
@@ -192,7 +191,7 @@ def advise(use_name, size, runtimes, from_ref, fmt, output_path, **opts):
     """The fastest choice the catalog's security status allows for a use: recommendation,
     runner-up, the margin with its interval, and why."""
     from .. import advise as advise_mod
-    from .. import catalog, policy
+    from .. import advise_missing, catalog, policy
     from ..report import advice as advice_report
 
     cat = catalog.load()
@@ -206,7 +205,7 @@ def advise(use_name, size, runtimes, from_ref, fmt, output_path, **opts):
     if base is None:
         err.print("no stored run: every case this answer needs is measured", markup=False)
         opts["measure"] = True
-    keys = advise_mod.needed(base, cat, pol, use_name, size, runtimes) if base else []
+    keys = advise_missing.needed(base, cat, pol, use_name, size, runtimes) if base else []
     docs = [base] if base else []
     if base is None:
         docs += _measure_all(cat, pol, use, size, runtimes, opts)

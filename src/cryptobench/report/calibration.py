@@ -98,22 +98,22 @@ def view(doc: dict) -> View:
         "1000 / 31 557 600 s (a year of 365.25 days)",
         f"OWASP minimums: {c.get('owasp_source')} (reviewed {c.get('owasp_reviewed')})",
     ]
-    steps = _steps(doc, param)
-    if steps:
-        notes.append(steps)
+    notes += _steps(doc, param)
     if c.get("wall_s") is not None:
         notes.append(f"wall time {c['wall_s']:g} s (time budget {c.get('time_budget_s'):g} s)")
     return View(title, rows, others, notes)
 
 
-def _steps(doc: dict, param: str) -> str:
-    """Where the parameter's steps are coarse (bcrypt, scrypt, small t), the neighbours."""
+def _steps(doc: dict, param: str) -> list[str]:
+    """Each implementation more than ±15% off: the adjacent step on the target's side, and
+    whether any value of the parameter can be within the band (calibrate_verdict)."""
     parts = []
     for r in doc["results"]:
-        nb = (r.get("calibration") or {}).get("neighbours") or []
-        if nb and not (r.get("calibration") or {}).get("on_target"):
+        c = r.get("calibration") or {}
+        if c.get("verdict"):
+            parts.append(f"{r['implementation']} off target: {c['verdict']}")
+        elif c.get("neighbours") and not c.get("on_target"):  # runs stored before the verdict
+            nb = c["neighbours"]
             est = ", ".join(f"{param}={n['value']} ≈ {n['ms_estimated']:.0f} ms" for n in nb)
-            parts.append(f"{r['implementation']}: {est}")
-    if not parts:
-        return ""
-    return "coarse steps, neighbours estimated by the scaling law: " + "; ".join(parts)
+            parts.append(f"{r['implementation']} off target; by the scaling law: {est}")
+    return parts

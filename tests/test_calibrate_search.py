@@ -1,0 +1,197 @@
+"""calibrate's search, verdict and second look on fakes: a fake bench whose per-call times
+follow a given law (no clock is read; no timing is asserted), the catalog's real search specs
+(catalog/policy.toml), and a fake store."""
+
+from __future__ import annotations
+
+import pytest
+
+from cryptobench import catalog, policy
+from cryptobench.calibrate_remeasure import Remeasure
+from cryptobench.calibrate_search import PROBE_CALLS, Search, Searcher
+from cryptobench.calibrate_verdict import Verdict
+from cryptobench.measure import Prepared
+from cryptobench.plan import Case
+from cryptobench.protocol import Implementation, Offer
+
+TARGET = 250e6
+
+
+class FakePrepared:
+    """What the searcher needs of a Prepared: the value it was verified at."""
+
+    def __init__(self, value: int):
+        self.value, self.verification = value, "fake"
+
+
+def searcher(pid: str, law, calls: list | None = None, cap=None) -> Searcher:
+    """A searcher on ``pid``'s real spec whose bench times each call by ``law(value)``; every
+    bench request is recorded in ``calls`` as (value, iterations, batches)."""
+    cat = catalog.load()
+    spec = policy.load(cat).search(pid)
+    calls = [] if calls is None else calls
+
+    def bench(p):
+        def run(iterations, batches, timeout):
+            calls.append((p.value, iterations, batches))
+            return [{"iterations": iterations, "ns": law(p.value) * iterations}] * batches
+
+        return run
+
+    return Searcher(spec, cat.get(pid), TARGET, cap, lambda s, v: FakePrepared(v), bench)
+
+
+def search(pid: str, law, calls=None) -> Search:
+    s = Search(Implementation("x/y", "x", "y", "1", {}, {}), "verify")
+    searcher(pid, law, calls).run(s, share_s=1e9)
+    assert s.failed is None and s.refused is None
+    return s
+
+
+def values(s: Search) -> list[int]:
+    return [p["value"] for p in s.probes]
+
+
+# -- the probe ---------------------------------------------------------------------------------
+def test_a_probe_is_the_median_of_several_calls():
+    times = iter([[9e6, 2e6, 3e6, 2.5e6, 2.8e6]])
+    seen = []
+
+    def bench(p):
+        def run(iterations, batches, timeout):
+            seen.append((iterations, batches))
+            return [{"iterations": 1, "ns": ns} for ns in next(times)]
+
+        return run
+
+    cat = catalog.load()
+    spec = policy.load(cat).search("bcrypt")
+    sr = Searcher(spec, cat.get("bcrypt"), TARGET, None, lambda s, v: FakePrepared(v), bench)
+    s = Search(Implementation("x/y", "x", "y", "1", {}, {}), "verify")
+    p = sr.probe(s, 6)
+    assert seen == [(1, PROBE_CALLS)] and PROBE_CALLS >= 3  # one request, several single calls
+    assert p["ns"] == 2.8e6 and p["calls"] == 5  # the median, not the first or fastest call
+    assert 6 in s.tried
+
+
+# -- the neighbour probe -------------------------------------------------------------------------
+def test_the_neighbour_is_probed_and_the_nearer_cost_chosen():
+    # bcrypt cost 12 takes 300 ms (+20%): the law points back at 12, so cost 11 (150 ms, −40%)
+    # is probed too, and 12 (nearer) kept
+    calls = []
+    s = search("bcrypt", lambda cost: 150e6 * 2.0 ** (cost - 11), calls)
+    assert values(s) == [6, 12, 11]
+    assert s.prepared.value == 12
+    assert "cost=12 was +20%: probed cost=11 too" in s.stopped
+    assert {c[2] for c in calls} == {PROBE_CALLS}
+    # 170 ms at cost 11: cost 12 is +36%, cost 11 −32%: the neighbour is nearer and chosen
+    s = search("bcrypt", lambda cost: 170e6 * 2.0 ** (cost - 11))
+    assert values(s) == [6, 12, 11] and s.prepared.value == 11
+
+
+def test_no_neighbour_probe_when_on_target():
+    s = search("bcrypt", lambda cost: 240e6 * 2.0 ** (cost - 12))
+    assert values(s) == [6, 12] and s.prepared.value == 12
+
+
+def test_argon2_linear_search_uses_the_line_through_two_probes():
+    # a fixed cost of 40 ms plus 70 ms a pass: t=1 110 ms, the ratio law says t=2 (180 ms,
+    # −28%), the line through both says t=3 (250 ms)
+    s = search("argon2id", lambda t: 40e6 + 70e6 * t)
+    assert values(s) == [1, 2, 3] and s.prepared.value == 3
+
+
+def test_the_least_value_too_slow_is_kept_and_its_neighbour_probed():
+    s = search("argon2id", lambda t: 200e6 * t)  # t=1 −20%, t=2 +60%
+    assert values(s) == [1, 2] and s.prepared.value == 1
+
+
+# -- the verdict ---------------------------------------------------------------------------------
+def verdict(pid: str, cap=None) -> Verdict:
+    cat = catalog.load()
+    pol = policy.load(cat)
+    return Verdict(pol.search(pid), cat.get(pid), pol, TARGET, cap)
+
+
+def probed(*pairs) -> Search:
+    s = Search(Implementation("x/y", "x", "y", "1", {}, {}), "verify")
+    s.probes = [{"value": v, "ns": ns, "calls": PROBE_CALLS} for v, ns in pairs]
+    return s
+
+
+def test_no_integer_cost_within_the_band_is_said_with_both_neighbours():
+    s = probed((1, 100e6), (3, 210e6), (4, 280e6))
+    text = verdict("argon2id").text(s, 3, 195e6)  # the rounds: −22%
+    # t=4's probe scaled by the rounds/probe ratio of t=3: 195 × 280 / 210 = 260 ms (+4%)
+    assert "t=4 would be within ±15% (+4%, its probe, scaled to the rounds)" in text
+    s = probed((11, 180e6), (12, 360e6))
+    text = verdict("bcrypt").text(s, 11, 180e6)
+    assert text == (
+        "no cost within ±15%: cost=11 is -28% (re-measured), "
+        "cost=12 is +44% (its probe, scaled to the rounds); cost=11 is nearer"
+    )
+    assert verdict("bcrypt").text(probed(), 12, 240e6) == ""  # on target: nothing to say
+
+
+def test_the_other_step_by_the_scaling_law_and_at_the_bounds():
+    text = verdict("bcrypt").text(probed(), 12, 360e6)
+    assert text.startswith("no cost within ±15%: cost=11 is -28% (scaling law), cost=12 is +44%")
+    assert text.endswith("cost=11 is nearer")
+    least = verdict("argon2id").text(probed(), 1, 500e6)
+    assert least == "t=1 is the least t and is +100%: a smaller --memory makes it faster"
+    capped = verdict("scrypt", cap=65536).text(probed(), 65536, 100e6)
+    assert capped == "n=65536 is the largest n --memory allows and is -60%"
+
+
+def test_rounds_that_disagree_with_the_probes_ask_for_a_second_look():
+    v = verdict("argon2id")
+    s = probed((1, 85e6), (3, 240e6))
+    assert v.worth_remeasuring(s, 3, 240e6) is None  # on target
+    assert v.worth_remeasuring(s, 3, 190e6) == 4  # rounds −24%: t=4 ≈ 253 ms by the law
+    assert v.worth_remeasuring(probed(), 1, 500e6) is None  # nothing below t=1
+    # PBKDF2's steps are fine: the law's value, not the adjacent iteration count
+    assert verdict("pbkdf2-sha256").worth_remeasuring(probed(), 600000, 325e6) == 462000
+
+
+# -- the second look -----------------------------------------------------------------------------
+class FakeStore:
+    def __init__(self):
+        self.put = []
+
+    def put_case(self, run_id, seq, row):
+        self.put.append((seq, row))
+
+
+def row(t: int, ns: float) -> dict:
+    return {"status": "ok", "median_ns": ns, "params": {"m": 65536, "t": t, "p": 1}}
+
+
+@pytest.mark.parametrize(("second_ns", "kept"), [(260e6, 4), (330e6, 3)])
+def test_the_second_look_keeps_the_nearer_row(second_ns, kept):
+    cat = catalog.load()
+    prim = cat.get("argon2id")
+    impl = Implementation("x/y", "x", "y", "1", {}, {"argon2id": Offer(("verify",))})
+    s = probed((3, 240e6))
+    first = row(3, 195e6)  # −22%
+    q = Prepared(7, Case(impl, prim, "verify", 8, {"m": 65536, "t": 4, "p": 1}), {}, None, "")
+    store = FakeStore()
+    fix = Remeasure(verdict("argon2id"), lambda s, v: None, console=None)
+    fix.keep_nearer(store, {"id": "r"}, {"x/y": row(4, second_ns)}, [(s, q, first)])
+    assert [r["value"] for r in s.remeasured] == [3, 4]
+    assert s.stopped.endswith(f"both values measured in rounds, kept t={kept}")
+    assert store.put == ([] if kept == 4 else [(7, first)])  # the first row is put back
+
+
+def test_the_table_says_which_value_is_nearer_and_by_how_much():
+    from cryptobench.report import calibration
+
+    s = probed((6, 5.6e6), (11, 180e6), (12, 360e6))
+    r = {"status": "ok", "median_ns": 180e6, "ci_low_ns": 175e6, "ci_high_ns": 185e6}
+    r |= {"implementation": "x/y", "library_version": "1", "operation": "verify"}
+    r |= {"params": {"cost": 11}, "flags": []}
+    r["calibration"] = verdict("bcrypt").describe(s, r["params"], r)
+    run = {"calibration": {"param": "cost", "tolerance": 0.15}, "settings": {"rounds": 3}}
+    v = calibration.view({"run": run, "results": [r]})
+    assert v.rows[0][5] == "-28% !"
+    assert "x/y off target: no cost within ±15%: cost=11 is -28% (re-measured)" in v.notes[-1]
+    assert v.notes[-1].endswith("cost=11 is nearer")
