@@ -8,9 +8,9 @@ that honour it; a library may also declare a feature `unused` (its code never ta
 feature's path, so switching it off changes nothing). The `variant` mechanism is a second
 build of the runner (a `[[variants]]` entry marked `switch_only`) whose libraries were
 compiled without those features' code: it switches its features off *together*, so it runs
-only when every one of them is asked for (see :func:`resolve`). Any other library cannot switch the
-feature off, and its cases are "not offered" — never measured on the default path under a
-label that says otherwise.
+only when every one of them is asked for (see :func:`resolve`). Any other library cannot
+switch the feature off, and its cases are "not offered" — never measured on the default path
+under a label that says otherwise.
 """
 
 from __future__ import annotations
