@@ -205,7 +205,8 @@ def test_a_threaded_aead_seal_gives_the_verified_output_and_every_threads_batche
         "primitive": "aes-128-gcm",
         "operation": "seal",
         "inputs": {"key": zero, "nonce": "00" * 12, "aad": "", "msg": zero},
-        "params": {"aad_len": 0, "fresh_context": False},
+        # node:crypto's GCM cannot reuse a key (reuses_key: false): its case is the fresh one
+        "params": {"aad_len": 0, "fresh_context": runner == "node"},
         "iterations": 2,
         "batches": 3,
         "threads": 2,

@@ -133,7 +133,8 @@ static json bench(const json &req) {
         json output = render(work.operation, once(*job));
         if (n_threads > 1) {
             json all = bench_threads(lib, work, std::move(job), n_threads, iterations, n_batches);
-            return json{{"output", std::move(output)}, {"samples", all[0]}, {"thread_samples", all}};
+            return json{
+                {"output", std::move(output)}, {"samples", all[0]}, {"thread_samples", all}};
         }
         json samples = samples_json(batches(*job, iterations, n_batches));
         return json{{"output", std::move(output)}, {"samples", std::move(samples)}};

@@ -37,10 +37,10 @@ pub fn bench(work: &Work, n: u64, iterations: u64, batches: u64) -> Result<Vec<V
                     // for one that will never come.
                     let setup = panic::catch_unwind(AssertUnwindSafe(
                         || -> Result<(Box<dyn Job>, Vec<u8>), Fail> {
-                        let mut job = prepare(work)?;
-                        let out = timing::once(job.as_mut())?;
-                        Ok((job, out))
-                    },
+                            let mut job = prepare(work)?;
+                            let out = timing::once(job.as_mut())?;
+                            Ok((job, out))
+                        },
                     ))
                     .unwrap_or_else(|_| Err(internal("the library panicked")));
                     if setup.is_err() {
@@ -57,7 +57,10 @@ pub fn bench(work: &Work, n: u64, iterations: u64, batches: u64) -> Result<Vec<V
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err(internal("the library panicked"))))
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(internal("the library panicked")))
+            })
             .collect()
     });
     results.into_iter().collect()
