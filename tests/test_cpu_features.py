@@ -210,3 +210,75 @@ def test_a_library_that_never_uses_the_feature_is_not_measured_twice(
     assert by_off[()]["status"] == "ok"
     assert by_off[("sha",)]["status"] == "skipped"
     assert "never takes" in by_off[("sha",)]["error"]
+
+
+# -- rust/rustcrypto: the soft build ([cpu_features.variant]) --------------------------------
+def _rust(tmp_path, built: bool):
+    """The real rust runner.toml, resolved for a folder where the soft build exists or not."""
+    import shutil
+
+    shutil.copy(ROOT / "runners" / "rust" / "runner.toml", tmp_path / "runner.toml")
+    if built:
+        binary = tmp_path / "target" / "soft" / "release" / "cryptobench-rust"
+        binary.parent.mkdir(parents=True)
+        binary.write_text("")
+    return load_toml(tmp_path)
+
+
+SOFT = ("sha", "aes", "pclmul")
+DEFAULT_BINARY = "/r/target/release/cryptobench-rust"
+
+
+def test_rustcrypto_switches_sha_aes_pclmul_off_by_running_the_soft_build(tmp_path):
+    t = cf.resolve(_rust(tmp_path, built=True), tmp_path, None)
+    assert cf.cannot(t, "rustcrypto", SOFT) == []
+    assert cf.cannot(t, "rustcrypto", (*SOFT, "crc32")) == []  # no CRC in RustCrypto
+    argv, env = cf.apply([DEFAULT_BINARY], {}, t, SOFT)
+    assert argv == [str(tmp_path / "target" / "soft" / "release" / "cryptobench-rust")]
+    assert "OPENSSL_ia32cap" in env  # aws-lc-rs in the same process still gets its mask
+    assert cf.support(t, "rustcrypto") == {
+        "sha": "variant",
+        "aes": "variant",
+        "pclmul": "variant",
+        "crc32": "unused",
+    }
+
+
+def test_the_soft_build_never_runs_for_part_of_its_features(tmp_path):
+    t = cf.resolve(_rust(tmp_path, built=True), tmp_path, None)
+    # -sha alone would also lose AES-NI and CLMUL in the soft build: not offered, default binary
+    assert cf.cannot(t, "rustcrypto", ("sha",)) == ["sha"]
+    assert cf.cannot(t, "rustcrypto", ("sha", "aes")) == ["sha", "aes"]
+    assert cf.apply([DEFAULT_BINARY], {}, t, ("sha",))[0] == [DEFAULT_BINARY]
+    # argon2 picks AVX2 at run time with no switch: baseline stays not offered
+    assert cf.cannot(t, "rustcrypto", cf.FEATURES) == ["avx512", "avx2"]
+    assert cf.cannot(t, "ring", SOFT) == list(SOFT)
+
+
+def test_without_the_soft_build_rustcrypto_cannot_switch(tmp_path):
+    t = cf.resolve(_rust(tmp_path, built=False), tmp_path, None)
+    assert cf.cannot(t, "rustcrypto", SOFT) == list(SOFT)
+    assert cf.apply([DEFAULT_BINARY], {}, t, SOFT)[0] == [DEFAULT_BINARY]
+    assert "make -C runners/rust soft" in t["variant"]["missing"]
+
+
+def test_rust_native_never_runs_the_soft_build(tmp_path):
+    t = cf.resolve(_rust(tmp_path, built=True), tmp_path, "native")
+    assert "variant" not in t
+    assert cf.cannot(t, "rustcrypto", SOFT) == list(SOFT)
+
+
+def test_the_soft_build_is_no_runtime_of_its_own():
+    from cryptobench.runners import discover
+
+    assert not [s for s in discover() if s.runtime_id == "rust@soft"]
+
+
+def test_the_makefile_builds_the_soft_binary_with_the_cfgs_runner_toml_declares():
+    import re
+
+    make = (ROOT / "runners" / "rust" / "Makefile").read_text()
+    cfgs = set(re.search(r"^SOFT_CFG := (.*)$", make, re.M).group(1).split(" --cfg "))
+    cfgs = {c.removeprefix("--cfg ").strip() for c in cfgs}
+    declared = {c for frag in table("rust")["variant"]["off"].values() for c in frag}
+    assert cfgs == declared

@@ -136,10 +136,19 @@ def test_a_runner_without_threads_reports_threads_not_offered(fakes, run_cli):
     assert row["error"].startswith("not offered:") and "threads" in row["error"]
 
 
-@pytest.mark.parametrize("runner", ["python", "go", "java", "c"])
-def test_real_runners_answer_a_threaded_bench(runner):
-    """The python and go runners run N threads and return each one's batches (no timing
-    asserted: only the shape and the verified output)."""
+THREADED = {
+    "python": "hashlib",
+    "go": "stdlib",
+    "java": "jdk",
+    "c": "openssl",
+    "cpp": "botan",
+    "rust": "rustcrypto",
+    "node": "crypto",
+}
+
+
+def _ask(runner: str, req: dict) -> dict:
+    """One request to a real runner (skipped when it is not built); its last answer."""
     import json
     import subprocess
 
@@ -148,7 +157,23 @@ def test_real_runners_answer_a_threaded_bench(runner):
     spec = next((s for s in discover() if s.runtime_id == runner), None)
     if spec is None or spec.skipped:
         pytest.skip(f"{runner} runner not available")
-    lib = {"python": "hashlib", "go": "stdlib", "java": "jdk", "c": "openssl"}[runner]
+    out = subprocess.run(
+        spec.command,
+        input=json.dumps(req) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=spec.folder,
+        timeout=60,
+        check=True,
+    ).stdout
+    return json.loads(out.splitlines()[-1])
+
+
+@pytest.mark.parametrize("runner", sorted(THREADED))
+def test_real_runners_answer_a_threaded_bench(runner):
+    """Every runner with threads runs N of them and returns each one's batches (no timing
+    asserted: only the shape and the verified output)."""
+    lib = THREADED[runner]
     req = {
         "id": 1,
         "op": "bench",
@@ -161,17 +186,53 @@ def test_real_runners_answer_a_threaded_bench(runner):
         "batches": 2,
         "threads": 3,
     }
-    out = subprocess.run(
-        spec.command,
-        input=json.dumps(req) + "\n",
-        capture_output=True,
-        text=True,
-        cwd=spec.folder,
-        timeout=60,
-        check=True,
-    ).stdout
-    res = json.loads(out.splitlines()[-1])["result"]
+    res = _ask(runner, req)["result"]
     # FIPS 180-2 B.1: SHA-256("abc")
     assert res["output"] == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
     assert len(res["thread_samples"]) == 3
     assert all(len(t) == 2 and t[0]["iterations"] == 3 for t in res["thread_samples"])
+
+
+@pytest.mark.parametrize("runner", ["cpp", "rust", "node"])
+def test_a_threaded_aead_seal_gives_the_verified_output_and_every_threads_batches(runner):
+    """AES-128-GCM seal in 2 threads, each with its own context and nonce counter: the output
+    is the verified call's (NIST GCM spec test case 2: zero key, zero IV, 16 zero bytes)."""
+    lib = {"cpp": "botan", "rust": "rustcrypto", "node": "crypto"}[runner]
+    zero = "00" * 16
+    req = {
+        "id": 1,
+        "op": "bench",
+        "impl": lib,
+        "primitive": "aes-128-gcm",
+        "operation": "seal",
+        "inputs": {"key": zero, "nonce": "00" * 12, "aad": "", "msg": zero},
+        # node:crypto's GCM cannot reuse a key (reuses_key: false): its case is the fresh one
+        "params": {"aad_len": 0, "fresh_context": runner == "node"},
+        "iterations": 2,
+        "batches": 3,
+        "threads": 2,
+    }
+    res = _ask(runner, req)["result"]
+    assert res["output"] == "0388dace60b6a392f328c2b971b2fe78ab6e47d42cec13bdf53a67b21257bddf"
+    assert [len(t) for t in res["thread_samples"]] == [3, 3]
+    assert res["samples"] == res["thread_samples"][0]
+
+
+@pytest.mark.parametrize("runner", ["cpp", "rust", "node"])
+@pytest.mark.parametrize("threads", [0, 257, "2"])
+def test_a_bad_thread_count_is_a_bad_request(runner, threads):
+    req = {
+        "id": 7,
+        "op": "bench",
+        "impl": THREADED[runner],
+        "primitive": "sha256",
+        "operation": "digest",
+        "inputs": {"msg": "616263"},
+        "params": {},
+        "iterations": 1,
+        "batches": 1,
+        "threads": threads,
+    }
+    answer = _ask(runner, req)
+    assert answer["ok"] is False and answer["error"]["kind"] == "bad_request"
+    assert "threads" in answer["error"]["message"]

@@ -13,6 +13,7 @@ import {
   toHex,
   unsupported,
 } from "./protocol.js";
+import { benchThreads, threadCount } from "./threads.js";
 import { bench } from "./timing.js";
 
 // noop: the message length as an 8-byte big-endian integer, written into one
@@ -25,7 +26,7 @@ const NOOP = digest(() => {
   };
 });
 
-function findRow(libraries, { impl, primitive }) {
+export function findRow(libraries, { impl, primitive }) {
   if (impl !== undefined && !libraries.has(impl))
     throw unsupported(`no implementation ${impl} in this runner`);
   if (primitive === "noop") return NOOP;
@@ -47,6 +48,11 @@ async function work(libraries, req) {
   });
   const output = encode(await op.first());
   if (req.op === "compute") return { output };
+  const threads = threadCount(req);
+  if (threads > 1) {
+    const all = await benchThreads(req, threads);
+    return { output, samples: all[0], thread_samples: all };
+  }
   const samples = await bench(op, w.iterations, w.batches);
   return { output, samples };
 }

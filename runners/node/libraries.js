@@ -50,8 +50,10 @@ async function loadOne(spec) {
   }
 }
 
-// Returns a Map library id -> {library, version, backend, code_path, notes, table}.
-export async function loadLibraries() {
-  const loaded = await Promise.all(LIBRARIES.map(loadOne));
+// Returns a Map library id -> {library, version, backend, code_path, notes, table}; with
+// `only` (a list of ids), just those (a worker of a threaded bench loads the one it times).
+export async function loadLibraries(only = null) {
+  const specs = only === null ? LIBRARIES : LIBRARIES.filter((s) => only.includes(s.library));
+  const loaded = await Promise.all(specs.map(loadOne));
   return new Map(loaded.map((lib) => [lib.library, lib]));
 }

@@ -106,12 +106,16 @@ function prepareCipher(row, primitive, operation, inputs, params) {
   return { first, call, step: stepper(nonce), async: false };
 }
 
+// Absent means empty; the aad sent is the AAD, aad_len only labels the case (protocol.md).
+function aadOf(inputs) {
+  return inputs.aad ?? Buffer.alloc(0);
+}
+
 function prepareAead(row, primitive, operation, inputs, params) {
   need(inputs, ["key", "nonce", "msg"]);
   checkShape(primitive, inputs);
   const { msg } = inputs;
-  // absent means empty; the aad sent is the AAD, aad_len only labels the case (protocol.md)
-  const aad = inputs.aad ?? Buffer.alloc(0);
+  const aad = aadOf(inputs);
   const ctx = context(row, inputs.key, params.fresh_context);
   const nonce = Buffer.from(inputs.nonce);
   if (operation === "open") {
@@ -161,8 +165,7 @@ async function prepareAeadAsync(row, primitive, operation, inputs, params) {
   need(inputs, ["key", "nonce", "msg"]);
   checkShape(primitive, inputs);
   const { msg } = inputs;
-  // absent means empty; the aad sent is the AAD, aad_len only labels the case (protocol.md)
-  const aad = inputs.aad ?? Buffer.alloc(0);
+  const aad = aadOf(inputs);
   const ctx = await asyncContext(row, inputs.key, params.fresh_context);
   const nonce = Buffer.from(inputs.nonce);
   if (operation === "open") {

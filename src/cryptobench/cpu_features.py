@@ -5,9 +5,12 @@ variables, command-line options), and which implementations can honour them.
 
 A runner.toml declares, per mechanism, the fragment each feature contributes and the libraries
 that honour it; a library may also declare a feature `unused` (its code never takes that
-feature's path, so switching it off changes nothing). Any other library cannot switch the
-feature off, and its cases are "not offered" — never measured on the default path under a
-label that says otherwise.
+feature's path, so switching it off changes nothing). The `variant` mechanism is a second
+build of the runner (a `[[variants]]` entry marked `switch_only`) whose libraries were
+compiled without those features' code: it switches its features off *together*, so it runs
+only when every one of them is asked for (see :func:`resolve`). Any other library cannot
+switch the feature off, and its cases are "not offered" — never measured on the default path
+under a label that says otherwise.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ NAMES = {
     "avx2": "AVX2",
     "crc32": "SSE4.2 CRC32",
 }
-KINDS = ("openssl_ia32cap", "godebug", "jvm_flags")
+KINDS = ("openssl_ia32cap", "godebug", "jvm_flags", "variant")
 _JVM_VALUE = re.compile(r"^(-XX:\w+)=(\d+)$")
 
 
@@ -106,6 +109,8 @@ def validate(table: dict) -> None:
             continue
         if kind not in KINDS:
             raise TableError(f"cpu_features.{kind}: unknown mechanism; valid: {', '.join(KINDS)}")
+        if kind == "variant" and not isinstance(section.get("variant"), str):
+            raise TableError("cpu_features.variant.variant names a [[variants]] entry")
         libs, off = section.get("libraries"), section.get("off")
         if not isinstance(libs, list) or not all(isinstance(x, str) for x in libs):
             raise TableError(f"cpu_features.{kind}.libraries must be a list of strings")
@@ -125,20 +130,63 @@ def _check_fragment(kind: str, feature: str, frag) -> None:
         raise TableError(f"{where}: a list of strings")
 
 
+def _usable(kind: str, section: dict) -> bool:
+    """A `variant` section serves only once :func:`resolve` found its build."""
+    return kind != "variant" or "argv" in section
+
+
 def support(table: dict, library: str) -> dict[str, str]:
     """{feature: how} for one library: the mechanism that switches it off, or ``unused``."""
     out = {}
     for kind, section in table.items():
-        if kind != "unused" and library in section.get("libraries", []):
+        if kind != "unused" and library in section.get("libraries", []) and _usable(kind, section):
             out.update({f: kind for f in section.get("off", {})})
     out.update({f: "unused" for f in (table.get("unused") or {}).get(library, [])})
     return {f: out[f] for f in FEATURES if f in out}
 
 
 def cannot(table: dict, library: str, off) -> list[str]:
-    """The features of ``off`` this library cannot switch off."""
+    """The features of ``off`` this library cannot switch off: those it has no mechanism for,
+    and those a `variant` build switches off only together with others not asked for."""
     can = support(table, library)
-    return [f for f in off if f not in can]
+    out = {f for f in off if f not in can}
+    section = table.get("variant")
+    if section and library in section.get("libraries", []) and not _runs_variant(section, off):
+        out |= set(off) & set(section.get("off", {}))
+    return [f for f in FEATURES if f in out]
+
+
+def _runs_variant(section: dict, off) -> bool:
+    """The variant build runs when it is built and every feature it lacks is asked off."""
+    return "argv" in section and set(section.get("off", {})) <= set(off)
+
+
+def resolve(raw: dict, folder, variant: str | None) -> dict:
+    """The ``[cpu_features]`` table of one runtime spec, with its `variant` section pointed at
+    the build's absolute command (``argv``), or left without one when that build is absent
+    (its features then cannot be switched off; ``missing`` says how to build it). A spec that
+    is itself a variant (rust@native) keeps no `variant` section: the switch-only build is a
+    build of the base runtime, not of it."""
+    table = dict(raw.get("cpu_features", {}))
+    section = table.get("variant")
+    if section is None:
+        return table
+    if variant is not None:
+        del table["variant"]
+        return table
+    section = dict(section)
+    table["variant"] = section
+    entry = next((v for v in raw.get("variants", []) if v.get("name") == section["variant"]), None)
+    if entry is None or "command" not in entry:
+        section["missing"] = f"no [[variants]] entry {section['variant']!r} with a command"
+        return table
+    argv = [str(folder / a) if "/" in a and not a.startswith("/") else a for a in entry["command"]]
+    built = all((folder / a).exists() for a in entry.get("artifacts", entry["command"][:1]))
+    if built:
+        section["argv"] = argv
+    else:
+        section["missing"] = entry.get("build_hint", "run `make setup`")
+    return table
 
 
 def ia32cap(masks_per_feature: list[list[int]]) -> str:
@@ -183,7 +231,7 @@ def translate(table: dict, off) -> tuple[dict[str, str], list[str]]:
     env: dict[str, str] = {}
     args: list[str] = []
     for kind, section in table.items():
-        if kind == "unused":
+        if kind in ("unused", "variant"):
             continue
         frags = [section["off"][f] for f in off if f in section.get("off", {})]
         if not frags:
@@ -199,13 +247,17 @@ def translate(table: dict, off) -> tuple[dict[str, str], list[str]]:
 
 def apply(argv: list[str], env: dict, table: dict, off) -> tuple[list[str], dict]:
     """A runner's command and environment with ``off`` switched off. JVM options go before
-    ``-jar`` (or right after the executable)."""
+    ``-jar`` (or right after the executable); a `variant` build that serves ``off`` replaces
+    the executable."""
     if not off:
         return argv, env
     extra_env, args = translate(table, off)
     if "GODEBUG" in extra_env and env.get("GODEBUG"):
         extra_env["GODEBUG"] = godebug([], env["GODEBUG"] + "," + extra_env["GODEBUG"])
     argv = list(argv)
+    section = table.get("variant")
+    if section and _runs_variant(section, off):
+        argv = [*section["argv"], *argv[1:]]
     if args:
         at = argv.index("-jar") if "-jar" in argv else 1
         argv[at:at] = args

@@ -114,7 +114,7 @@ def _spec(raw: dict, folder: Path, variant: dict | None, name: str | None) -> Ru
         env={**raw["run"].get("env", {}), **source.get("env", {})},
         startup_timeout=float(raw.get("startup_timeout", 30)),
         isolate=bool(raw["run"].get("isolate", False)),
-        cpu_features=raw.get("cpu_features", {}),
+        cpu_features=cpu_features.resolve(raw, folder, name),
         leak_control_bytes=raw.get("leak", {}).get("control_bytes"),
     )
     requires = subst(source.get("requires", raw.get("requires", [])))
@@ -159,6 +159,6 @@ def discover(wanted_variants: dict[str, set[str]] | None = None) -> list[Runtime
                 for name in sorted(wanted_variants.get(raw["runtime"], ())):
                     if VARIANT_RE.match(name):
                         specs.append(_spec(raw, folder, var, name))
-            elif VARIANT_RE.match(var["name"]):
+            elif VARIANT_RE.match(var["name"]) and not var.get("switch_only"):
                 specs.append(_spec(raw, folder, var, var["name"]))
     return specs

@@ -4,6 +4,7 @@
 #include "hello.hpp"
 #include "leak.hpp"
 #include "libraries.hpp"
+#include "threads.hpp"
 #include "timing.hpp"
 
 namespace cb {
@@ -99,17 +100,43 @@ static json compute(const json &req) {
     });
 }
 
+static json samples_json(const std::vector<Sample> &samples) {
+    json out = json::array();
+    for (const Sample &s : samples)
+        out.push_back({{"iterations", s.iterations}, {"ns", s.ns}});
+    return out;
+}
+
+// bench with threads: N (threads.cpp): one job per thread, each set up and verified here.
+static json bench_threads(const Library *lib, const Work &work, JobPtr first, std::uint64_t n,
+                          std::uint64_t iterations, std::uint64_t n_batches) {
+    std::vector<JobPtr> jobs;
+    jobs.push_back(std::move(first));
+    while (jobs.size() < n) {
+        jobs.push_back(prepare(lib, work));
+        once(*jobs.back());
+    }
+    json all = json::array();
+    for (const std::vector<Sample> &samples : threaded(jobs, iterations, n_batches))
+        all.push_back(samples_json(samples));
+    return all;
+}
+
 static json bench(const json &req) {
     Work work = parse_work(req);
     std::uint64_t iterations = field_count(req, "iterations");
     std::uint64_t n_batches = field_count(req, "batches");
+    std::uint64_t n_threads = thread_count(req);
     const Library *lib = find_library(work);
     return guarded(lib, [&] {
         JobPtr job = prepare(lib, work);
         json output = render(work.operation, once(*job));
-        json samples = json::array();
-        for (const Sample &s : batches(*job, iterations, n_batches))
-            samples.push_back({{"iterations", s.iterations}, {"ns", s.ns}});
+        if (n_threads > 1) {
+            json all = bench_threads(lib, work, std::move(job), n_threads, iterations, n_batches);
+            return json{
+                {"output", std::move(output)}, {"samples", all[0]}, {"thread_samples", all}};
+        }
+        json samples = samples_json(batches(*job, iterations, n_batches));
         return json{{"output", std::move(output)}, {"samples", std::move(samples)}};
     });
 }

@@ -2,12 +2,14 @@
 // once after each batch (libstdc++: clock_gettime(CLOCK_MONOTONIC), nanoseconds).
 #include "timing.hpp"
 
+#include <atomic>
 #include <chrono>
 
 namespace cb {
 
-// Every output byte read in the timed loop ends up here, so no call can be dropped.
-volatile std::uint8_t sink;
+// Every output byte read in the timed loop ends up here, so no call can be dropped (atomic:
+// the threads of a threaded bench each add theirs once).
+std::atomic<std::uint8_t> sink;
 
 Bytes once(Job &job) {
     View v = job.run(false);
@@ -29,7 +31,7 @@ std::vector<Sample> batches(Job &job, std::uint64_t iterations, std::uint64_t ba
         auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count();
         samples.push_back({iterations, static_cast<std::uint64_t>(ns)});
     }
-    sink = sink ^ acc;
+    sink.fetch_xor(acc, std::memory_order_relaxed);
     return samples;
 }
 
@@ -43,7 +45,7 @@ std::uint64_t single(Job &job) {
     } catch (...) {
     }
     auto elapsed = clock::now() - start;
-    sink = sink ^ acc;
+    sink.fetch_xor(acc, std::memory_order_relaxed);
     return static_cast<std::uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count());
 }

@@ -3,7 +3,7 @@ use crate::protocol::{
     Fail, Work, bad_request, field_count, field_str, invalid, parse_work, unsupported,
 };
 use crate::registry::{Call, DIGEST, Entry, Job, Library, NO_PARAMS, entry, plain, put};
-use crate::{hello, timing};
+use crate::{hello, threads, timing};
 use crate::{
     lib_awslc, lib_bcrypt, lib_blake3, lib_crc32c, lib_crc32fast, lib_ring, lib_rustcrypto,
     lib_xxhash,
@@ -55,15 +55,26 @@ fn bench(req: &Map<String, Value>) -> Result<Value, Fail> {
     let work = parse_work(req)?;
     let iterations = field_count(req, "iterations", 1)?;
     let batches = field_count(req, "batches", 1)?;
+    let threads = threads::count(req)?;
     let mut job = prepare(&work)?;
     let out = timing::once(job.as_mut())?;
     let output = render(&work.operation, &out)?;
+    if threads > 1 {
+        let all: Vec<Value> = threads::bench(&work, threads, iterations, batches)?
+            .iter()
+            .map(|t| samples_json(t.as_slice()))
+            .collect();
+        return Ok(json!({"output": output, "samples": all[0], "thread_samples": all}));
+    }
     let samples = timing::batches(job.as_mut(), iterations, batches, out)?;
-    let samples: Vec<Value> = samples
+    Ok(json!({"output": output, "samples": samples_json(&samples)}))
+}
+
+fn samples_json(samples: &[timing::Sample]) -> Value {
+    samples
         .iter()
         .map(|s| json!({"iterations": s.iterations, "ns": s.ns}))
-        .collect();
-    Ok(json!({"output": output, "samples": samples}))
+        .collect()
 }
 
 /// Password hashes and `verify` answer with a string; everything else with hex.

@@ -24,10 +24,13 @@ pub const LIBRARY: Library = Library {
     ],
 };
 
-/// The back ends the crates' run-time detection (cpufeatures) picks on this CPU.
+/// The back ends the crates' run-time detection (cpufeatures) picks on this CPU, or the soft
+/// ones the build forced (`--cfg aes_backend="soft"` etc.: the soft build, Makefile SOFT_CFG).
 fn code_path() -> String {
     let pick = |cond: bool, yes: &str, no: &str| if cond { yes } else { no }.to_string();
-    let aes = if cpu::has("vaes") && cpu::has("avx512f") {
+    let aes = if cfg!(aes_backend = "soft") {
+        "soft AES (fixslice), forced by --cfg aes_backend=\"soft\""
+    } else if cpu::has("vaes") && cpu::has("avx512f") {
         "AES-NI, VAES-512 for parallel blocks"
     } else if cpu::has("vaes") {
         "AES-NI, VAES-256 for parallel blocks"
@@ -38,12 +41,20 @@ fn code_path() -> String {
     };
     [
         format!("aes: {aes}"),
-        pick(
-            cpu::has("pclmulqdq"),
-            "ghash/polyval: CLMUL",
-            "ghash/polyval: soft",
-        ),
-        pick(cpu::has("sha"), "sha1/sha256: SHA-NI", "sha1/sha256: soft"),
+        if cfg!(polyval_backend = "soft") {
+            "ghash/polyval: soft, forced by --cfg polyval_backend=\"soft\"".to_string()
+        } else {
+            pick(
+                cpu::has("pclmulqdq"),
+                "ghash/polyval: CLMUL",
+                "ghash/polyval: soft",
+            )
+        },
+        if cfg!(all(sha1_backend = "soft", sha2_256_backend = "soft")) {
+            "sha1/sha256: soft, forced by --cfg sha1_backend/sha2_256_backend=\"soft\"".to_string()
+        } else {
+            pick(cpu::has("sha"), "sha1/sha256: SHA-NI", "sha1/sha256: soft")
+        },
         pick(cpu::has("avx2"), "sha512: AVX2", "sha512: soft"),
         pick(
             cpu::has("avx2"),

@@ -18,6 +18,7 @@ mod lib_xxhash;
 mod msggen;
 mod protocol;
 mod registry;
+mod threads;
 mod timing;
 
 use serde_json::Value;
