@@ -17,15 +17,19 @@ import threading
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
 from . import results
 from .measure import Prepared
 from .protocol import RemoteError, RunnerFailure, check_samples
 from .session import Runtime
+from .stats import per_op
 from .stats.scaling import overlap, scaling
 from .store import RunStore
 from .verify import VerifyError
 
 OVERLAP_FLAG = 0.9  # timed windows that ran together less than this are flagged
+EFFICIENCY_FLAG = 1.1  # N workers faster each than one alone: not believable, flagged
 
 
 def cpus_for(n: int | str, available: list[int] | None = None) -> list[int]:
@@ -176,12 +180,14 @@ class Parallel:
             return results.parallel_failed(p.case, n, "no single-worker figure to start from", kind)
         base = self.runtimes[p.case.runtime_key]
         plan = plan_for(single, self.round_budget_s, self.jit_warmup_s if base.isolate else 0.1)
-        rounds, overlaps, errors = [], [], []
+        rounds, alone, overlaps, errors = [], [], [], []
+        timed = threads_round if self.threads else one_round
         for r in range(1, self.rounds + 1):
             try:
-                samples, ov = (threads_round if self.threads else one_round)(
-                    base, self.cpus, p, plan
-                )
+                # one worker first, under the same plan (warm-up, batches, fresh process):
+                # the efficiency's reference, so a noisier ordinary figure cannot pose as it
+                alone.append(timed(base, self.cpus[:1], p, plan)[0][0])
+                samples, ov = timed(base, self.cpus, p, plan)
                 rounds.append(samples)
                 if ov is not None:
                     overlaps.append(ov)
@@ -195,9 +201,11 @@ class Parallel:
                     break
         if not rounds:
             return results.parallel_failed(p.case, n, "; ".join(errors) or "not measured", kind)
-        sc = scaling(rounds, single["median_ns"])
+        single_ns = float(np.median([np.median(per_op(w)) for w in alone]))
+        sc = scaling(rounds, single_ns)
         detail = {
             "cpus": self.cpus,
+            "single_samples": [[{**s, "round": i + 1} for s in w] for i, w in enumerate(alone)],
             "iterations": plan.iterations,
             "batches": plan.batches,
             "warmup_batches": plan.warmup_batches,
@@ -211,6 +219,11 @@ class Parallel:
             for i, o in enumerate(overlaps)
             if o < OVERLAP_FLAG
         ] + errors
+        if sc.efficiency and sc.efficiency > EFFICIENCY_FLAG:
+            flags.append(
+                f"efficiency {sc.efficiency:.0%}: above 100%, so the machine's speed moved "
+                "between the one-worker and the N-worker timings (see the drift probe)"
+            )
         return results.parallel_measured(
             p.case, sc, detail, flags, p.verification, self.run["machine"].get("tsc_hz"), kind
         )
