@@ -9,7 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from cryptobench.protocol import RunnerProcess
+from cryptobench.runners import discover
+
 ROOT = Path(__file__).resolve().parents[1]
+SPECS = {s.runtime_id: s for s in discover()}  # every runner folder, built or not
 FAKE = Path(__file__).resolve().parent / "fakes" / "fake_runner.py"
 
 
@@ -109,3 +113,16 @@ def pg_server():
 def pg_url(pg_server):
     """The URL of a fresh, empty database on the test server."""
     return pg_server.new_database()
+
+
+@pytest.fixture(scope="module", params=sorted(SPECS))
+def runner(request):
+    """A started runner of each runtime (skipped with the reason when it cannot run):
+    (spec, process, hello), shared by the conformance suites."""
+    spec = SPECS[request.param]
+    if spec.skipped:
+        pytest.skip(f"{spec.runtime_id}: {spec.skipped}")
+    proc = RunnerProcess(spec.command, str(spec.folder), spec.env, spec.runtime_id)
+    hello = proc.start(spec.startup_timeout)
+    yield spec, proc, hello
+    proc.close()

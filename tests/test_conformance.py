@@ -14,27 +14,14 @@ import pytest
 
 from cryptobench import catalog as catalog_mod
 from cryptobench import vectors as vectors_mod
-from cryptobench.protocol import ERROR_KINDS, RemoteError, RunnerProcess, parse_hello
-from cryptobench.runners import discover
+from cryptobench.protocol import ERROR_KINDS, RemoteError, parse_hello
 from cryptobench.session import Runtime
 from cryptobench.verify import Verifier
 
 from .conftest import NOT_APPLICABLE
 
 CATALOG = catalog_mod.load()
-SPECS = {s.runtime_id: s for s in discover()}
 LIB_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
-
-
-@pytest.fixture(scope="module", params=sorted(SPECS))
-def runner(request):
-    spec = SPECS[request.param]
-    if spec.skipped:
-        pytest.skip(f"{spec.runtime_id}: {spec.skipped}")
-    proc = RunnerProcess(spec.command, str(spec.folder), spec.env, spec.runtime_id)
-    hello = proc.start(spec.startup_timeout)
-    yield spec, proc, hello
-    proc.close()
 
 
 def raw_exchange(spec, lines: list[str], timeout: float = 60) -> tuple[list[dict], int]:

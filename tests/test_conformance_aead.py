@@ -16,24 +16,11 @@ from cryptobench import catalog as catalog_mod
 from cryptobench import declared_sizes as sizes
 from cryptobench import wycheproof
 from cryptobench.protocol import RemoteError, RunnerProcess, parse_hello
-from cryptobench.runners import discover
 
-from .conftest import NOT_APPLICABLE
+from .conftest import NOT_APPLICABLE, SPECS
 
 CATALOG = catalog_mod.load()
-SPECS = {s.runtime_id: s for s in discover()}
 CASES = wycheproof.load()
-
-
-@pytest.fixture(scope="module", params=sorted(SPECS))
-def runner(request):
-    spec = SPECS[request.param]
-    if spec.skipped:
-        pytest.skip(f"{spec.runtime_id}: {spec.skipped}")
-    proc = RunnerProcess(spec.command, str(spec.folder), spec.env, spec.runtime_id)
-    hello = proc.start(spec.startup_timeout)
-    yield spec, proc, hello
-    proc.close()
 
 
 def aead_offers(runner):

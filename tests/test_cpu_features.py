@@ -10,7 +10,7 @@ import pytest
 
 from cryptobench import cpu_features as cf
 from cryptobench.errors import UsageError
-from cryptobench.report import layout
+from cryptobench.report import hardware
 from cryptobench.runners import load_toml
 
 from .conftest import FAKE, ROOT
@@ -122,11 +122,11 @@ def test_speedup_rows_pair_a_switched_case_with_its_default():
             ],
         }
 
-    (s,) = layout.speedups([row([], 1000.0), row(["sha", "aes"], 3000.0)])
+    (s,) = hardware.speedups([row([], 1000.0), row(["sha", "aes"], 3000.0)])
     assert s.features == "SHA-NI"  # aes does not matter to sha256
     assert s.diff.ratio == pytest.approx(3.0)
     assert s.diff.low < 3.0 < s.diff.high
-    assert layout.speedup_text(s).startswith("SHA-NI ×3.00 (")
+    assert hardware.speedup_text(s).startswith("SHA-NI ×3.00 (")
 
 
 # -- a fake runtime that can switch sha off, and one that cannot ---------------------------

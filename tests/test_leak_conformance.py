@@ -13,23 +13,10 @@ import pytest
 
 from cryptobench import catalog as catalog_mod
 from cryptobench import leak, leak_targets
-from cryptobench.protocol import RemoteError, RunnerProcess
-from cryptobench.runners import discover
+from cryptobench.protocol import RemoteError
 
 CATALOG = catalog_mod.load()
-SPECS = {s.runtime_id: s for s in discover()}
 N = 2000
-
-
-@pytest.fixture(scope="module", params=sorted(SPECS))
-def runner(request):
-    spec = SPECS[request.param]
-    if spec.skipped:
-        pytest.skip(f"{spec.runtime_id}: {spec.skipped}")
-    proc = RunnerProcess(spec.command, str(spec.folder), spec.env, spec.runtime_id)
-    hello = proc.start(spec.startup_timeout)
-    yield spec, proc, hello
-    proc.close()
 
 
 def ask(proc, order: bytes, **fields) -> dict:

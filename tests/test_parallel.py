@@ -236,3 +236,23 @@ def test_a_bad_thread_count_is_a_bad_request(runner, threads):
     answer = _ask(runner, req)
     assert answer["ok"] is False and answer["error"]["kind"] == "bad_request"
     assert "threads" in answer["error"]["message"]
+
+
+def test_threads_end_to_end_time_one_thread_as_the_reference(run_cli):
+    """--threads with a real runner: every round times one thread alone under the same plan
+    (the efficiency's reference, stored in single_samples), then N threads."""
+    import json
+    import os
+
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("needs 2 usable CPUs")
+    args = ["--impl", "python/hashlib", "--primitive", "sha256", "--size", "64"]
+    args += ["--time-per-case", "0.05", "--rounds", "2", "--threads", "2", "--format", "json"]
+    proc = run_cli("run", *args)
+    assert proc.returncode == 0, proc.stderr
+    row = next(r for r in json.loads(proc.stdout)["results"] if r["params"].get("threads") == 2)
+    assert row["status"] == "ok", row.get("error")
+    par = row["parallel"]
+    assert len(par["single_samples"]) == 2  # one per round
+    assert all(s["iterations"] >= 1 and s["ns"] > 0 for w in par["single_samples"] for s in w)
+    assert par["efficiency"] > 0 and par["single_ops_per_s"] > 0

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from cryptobench import report
-from cryptobench.report import layout, terminal
+from cryptobench import report, tty
+from cryptobench.report import layout
 
 from .conftest import cli
 from .fakes.results_docs import POLYGLOT, polyglot_doc, result
@@ -136,9 +136,9 @@ def test_tables_fit_the_width_and_titles_keep_their_words(width):
 
 def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
-    assert terminal.color_wanted(True) and not terminal.color_wanted(False)
+    assert tty.color_wanted(True) and not tty.color_wanted(False)
     monkeypatch.setenv("NO_COLOR", "1")
-    assert not terminal.color_wanted(True)
+    assert not tty.color_wanted(True)
     coloured = report.render("table", polyglot_doc(), color=True)
     plain = report.render("table", polyglot_doc(), color=False)
     assert "\x1b[" in coloured and "\x1b[" not in plain

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from cryptobench import stats
+from cryptobench.stats import batches
 
 
 def test_per_op_divides_by_iterations():
@@ -24,7 +25,7 @@ def test_median_ci_with_too_few_samples_is_min_max_and_says_so():
     ci = stats.median_ci([3.0, 1.0, 2.0])
     assert (ci.low, ci.high) == (1.0, 3.0)
     assert ci.confidence == pytest.approx(0.75)
-    assert "CI coverage 75%" in " ".join(stats.noise_flags([1, 2, 3], ci, 0.01))
+    assert "CI coverage 75%" in " ".join(batches.noise_flags([1, 2, 3], ci, 0.01))
 
 
 def test_median_ci_is_distribution_free_order_statistics_for_large_n():
@@ -43,31 +44,31 @@ def test_precision_is_half_width_over_median():
 def test_warmup_end_discards_a_decaying_start():
     steady = [100.0 + (i % 3) for i in range(40)]
     warm = [400.0, 300.0, 220.0, 160.0, 130.0, 115.0, 108.0, 104.0, 102.0, 101.0]
-    start = stats.warmup_end(warm + steady, min_kept=10)
+    start = batches.warmup_end(warm + steady, min_kept=10)
     assert start is not None and 5 <= start <= 10
 
 
 def test_warmup_end_keeps_everything_when_flat():
     flat = [100.0 + (i % 5) for i in range(30)]
-    assert stats.warmup_end(flat, min_kept=10) == 0
+    assert batches.warmup_end(flat, min_kept=10) == 0
 
 
 def test_warmup_end_is_none_while_still_speeding_up():
-    assert stats.warmup_end([1000.0 - 10 * i for i in range(30)], min_kept=10) is None
+    assert batches.warmup_end([1000.0 - 10 * i for i in range(30)], min_kept=10) is None
 
 
 def test_iterations_for_targets_the_batch_length():
-    assert stats.iterations_for(1000.0, 10_000_000) == 10_000
-    assert stats.iterations_for(50_000_000.0, 10_000_000) == 1
+    assert batches.iterations_for(1000.0, 10_000_000) == 10_000
+    assert batches.iterations_for(50_000_000.0, 10_000_000) == 1
 
 
 def test_stop_rule():
     kw = {"target": 0.01, "budget_s": 1.0, "min_samples": 10}
-    assert stats.should_stop(5, 0.001, 0.1, **kw) == stats.StopDecision(False, "")
-    assert stats.should_stop(5, 0.5, 9.0, **kw) == stats.StopDecision(False, "")  # floor
-    assert stats.should_stop(10, 0.005, 0.1, **kw) == stats.StopDecision(True, "precision")
-    assert stats.should_stop(10, 0.05, 1.5, **kw) == stats.StopDecision(True, "budget")
-    assert stats.should_stop(10, 0.05, 0.5, **kw) == stats.StopDecision(False, "")
+    assert batches.should_stop(5, 0.001, 0.1, **kw) == batches.StopDecision(False, "")
+    assert batches.should_stop(5, 0.5, 9.0, **kw) == batches.StopDecision(False, "")  # floor
+    assert batches.should_stop(10, 0.005, 0.1, **kw) == batches.StopDecision(True, "precision")
+    assert batches.should_stop(10, 0.05, 1.5, **kw) == batches.StopDecision(True, "budget")
+    assert batches.should_stop(10, 0.05, 0.5, **kw) == batches.StopDecision(False, "")
 
 
 def test_fit_recovers_call_overhead_and_per_byte_cost():

@@ -35,7 +35,7 @@ from .calibrate_search import (
 from .calibrate_verdict import KEYSPACE, KEYSPACE_TEXT, Verdict, search_info
 from .errors import UsageError
 from .lock import RunLock
-from .measure import Prepared, _bench, prepare
+from .measure import Prepared, bench_for, prepare
 from .plan import PASSWORD_SIZES, Case, runtime_matches
 from .progress import Progress
 from .rounds import Rounds
@@ -116,7 +116,7 @@ class Calibration:
             self.target_ns,
             self.cap,
             prepare=lambda s, value: self.prepare(verifier, s, value),
-            bench=lambda p: _bench(rt, p, []),
+            bench=lambda p: bench_for(rt, p, []),
             timeout_s=self.req.timeout,
         )
 

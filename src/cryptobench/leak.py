@@ -120,21 +120,33 @@ def _chunk(t: Target, req, shared, classes, seq: bytes, swap: bool, want):
     return decode_ns(got.get("ns", ""), len(seq)), str(got.get("clock", ""))
 
 
+CLASSES = {
+    "control": "differ at byte 0 / at the last byte",
+    "aead": "wrong first / last byte of the tag",
+    "password-hash": "password wrong in its first / last character",
+}
+
+
+def _time(t: Target, cat, req: LeakRequest):
+    """The classes' inputs, then every block's single-call times: (ns, order, blocks,
+    clock, the outcome both classes gave)."""
+    shared, classes, expect = classes_for(t, cat, req.seed, req.timeout)
+    want = ["auth_failed", "auth_failed"] if expect == "auth" else [expect, expect]
+    seq = order(req.seed, f"{t.impl_id}:{t.primitive}:{t.operation}", t.measurements)
+    blocks = block_ids(t.measurements, blocks_for(t.measurements))
+    parts = [
+        _chunk(t, req, shared, classes, seq[k0:k1], swap=k % 2 == 1, want=want)
+        for k, (k0, k1) in enumerate(_spans(blocks))
+    ]
+    ns = np.concatenate([p[0] for p in parts])
+    return ns, np.frombuffer(seq, dtype=np.uint8), blocks, parts[0][1], want[0]
+
+
 def measure(t: Target, cat, req: LeakRequest) -> dict:
     """One target: its classes' inputs, the runner's single-call times, the dudect tests."""
     res = _case(t, req)
-    label = f"{t.impl_id}:{t.primitive}:{t.operation}"
-    want = []
     try:
-        shared, classes, expect = classes_for(t, cat, req.seed, req.timeout)
-        want = ["auth_failed", "auth_failed"] if expect == "auth" else [expect, expect]
-        seq = order(req.seed, label, t.measurements)
-        blocks = block_ids(t.measurements, blocks_for(t.measurements))
-        parts = [
-            _chunk(t, req, shared, classes, seq[k0:k1], swap=k % 2 == 1, want=want)
-            for k, (k0, k1) in enumerate(_spans(blocks))
-        ]
-        ns, clock = np.concatenate([p[0] for p in parts]), parts[0][1]
+        ns, classes, blocks, clock, outcome = _time(t, cat, req)
     except RemoteError as exc:
         if exc.kind == "unsupported" and t.params.get("fresh_context") is False:
             # an API that refuses to reuse its key for this operation: fresh contexts
@@ -145,8 +157,7 @@ def measure(t: Target, cat, req: LeakRequest) -> dict:
         return {**res, "status": "failed", "error": str(exc)}
     except Unverified as exc:
         return {**res, "status": "failed", "error": f"not verified: {exc}"}
-    classes_arr = np.frombuffer(seq, dtype=np.uint8)
-    test = leak_test(ns, classes_arr, blocks)
+    test = leak_test(ns, classes, blocks)
     res["leak"].update(
         t=test.t,
         test=test.test,
@@ -160,20 +171,14 @@ def measure(t: Target, cat, req: LeakRequest) -> dict:
         blocks=test.blocks,
         verdict=leak_verdict(test),
         clock=clock,
-        classes=(
-            "differ at byte 0 / at the last byte"
-            if t.family == "control"
-            else "wrong first / last byte of the tag"
-            if t.family == "aead"
-            else "password wrong in its first / last character"
-        ),
+        classes=CLASSES[t.family],
     )
     med = float(np.median(ns))
     return {
         **res,
         "status": "ok",
         "verified": True,
-        "verification": f"both classes: {want[0]}",
+        "verification": f"both classes: {outcome}",
         "median_ns": med,
         "ci_low_ns": med,
         "ci_high_ns": med,
@@ -207,6 +212,34 @@ class Outcome:
     failures: int
 
 
+def _start(req: LeakRequest, live, skipped, cat, console: Console):
+    """Check the selection and plan the targets (UsageError when nothing fits)."""
+    known = [i.id for rt in live for i in rt.implementations]
+    for i in req.impls:
+        if i not in known:
+            raise UsageError(f"unknown implementation {i!r}; valid: {', '.join(known)}")
+    for rid, why in skipped:
+        console.print(f"skipped {rid}: {why}", markup=False)
+    targets = plan_targets(live, cat, req)
+    if not any(t.impl for t in targets) and (req.impls or req.primitives):
+        raise UsageError("nothing to check: no selected implementation offers a leak target")
+    return targets
+
+
+def _measure_all(targets, cat, req: LeakRequest, store, run_doc: dict, console) -> None:
+    """Every target in order, gated and stored as it finishes."""
+    cases, last = [], None
+    for seq, t in enumerate(targets):
+        if t.runtime.isolate and t.impl_id != last:
+            t.runtime.stop()  # JIT runtimes: a fresh process per implementation
+        last = t.impl_id
+        res = measure(t, cat, req)
+        cases.append(res)
+        gate(cases)  # controls come first in each runtime
+        store.put_case(run_doc["id"], seq, res)
+        console.print(_progress(res), markup=False)
+
+
 def run(req: LeakRequest, console: Console) -> Outcome:
     cat = catalog_mod.load()
     for p in req.primitives:
@@ -214,43 +247,21 @@ def run(req: LeakRequest, console: Console) -> Outcome:
     store = open_store(req.db)
     live, skipped = open_runtimes(req.runtimes, req.impls, only_needed=True)
     try:
-        known = [i.id for rt in live for i in rt.implementations]
-        for i in req.impls:
-            if i not in known:
-                raise UsageError(f"unknown implementation {i!r}; valid: {', '.join(known)}")
-        for rid, why in skipped:
-            console.print(f"skipped {rid}: {why}", markup=False)
-        targets = plan_targets(live, cat, req)
-        if not any(t.impl for t in targets) and (req.impls or req.primitives):
-            raise UsageError("nothing to check: no selected implementation offers a leak target")
+        targets = _start(req, live, skipped, cat, console)
         with RunLock(wait=req.wait):
+            settings = {"measurements": req.measurements, "operation": "leak"}
+            fingerprint, commit = machine.fingerprint(), machine.git_commit()
             run_doc = results.start(
-                req.command,
-                None,
-                req.seed,
-                {"measurements": req.measurements, "operation": "leak"},
-                machine.fingerprint(),
-                machine.git_commit(),
-                live,
-                skipped,
+                req.command, None, req.seed, settings, fingerprint, commit, live, skipped
             )
             store.begin_run(run_doc)
             console.print(
                 f"leak run {run_doc['id'][:8]}: {len(targets)} cases; results in {store.path}",
                 markup=False,
             )
-            cpu0, load0 = machine.cpu_times(), os.getloadavg()[0]
-            cases, interrupted, last = [], True, None
+            cpu0, load0, interrupted = machine.cpu_times(), os.getloadavg()[0], True
             try:
-                for seq, t in enumerate(targets):
-                    if t.runtime.isolate and t.impl_id != last:
-                        t.runtime.stop()  # JIT runtimes: a fresh process per implementation
-                    last = t.impl_id
-                    res = measure(t, cat, req)
-                    cases.append(res)
-                    gate(cases)  # controls come first in each runtime
-                    store.put_case(run_doc["id"], seq, res)
-                    console.print(_progress(res), markup=False)
+                _measure_all(targets, cat, req, store, run_doc, console)
                 interrupted = False
             finally:
                 steal = machine.steal_fraction(cpu0, machine.cpu_times())

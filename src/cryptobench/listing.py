@@ -16,13 +16,14 @@ from .protocol import RunnerFailure
 from .results import implementation_dict
 from .rounds import estimate
 from .session import Runtime
+from .tty import terminal_width
 
 VERIFY_SIZES = (0, 1, 64, 1000, 16384)
 
 
 def _text(render) -> str:
     buf = io.StringIO()
-    render(Console(file=buf, width=160, no_color=True))
+    render(Console(file=buf, width=terminal_width(), no_color=True))
     return buf.getvalue()
 
 

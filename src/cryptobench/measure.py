@@ -101,23 +101,35 @@ def own_call_ns(verifier: Verifier, case: Case, inputs: dict) -> float | dict | 
     return time.perf_counter_ns() - t0
 
 
-def _bench(rt: Runtime, p: Prepared, outputs: list) -> sampling.Bench:
+def bench_request(
+    rt: Runtime, p: Prepared, iterations: int, batches: int, timeout: float, **extra
+) -> dict:
+    """One `bench` request for a prepared case; its output must be the verified one."""
+    res = rt.request(
+        "bench",
+        timeout,
+        impl=p.case.impl.library,
+        primitive=p.case.prim.id,
+        operation=p.case.operation,
+        inputs=p.inputs,
+        params=p.case.params,
+        iterations=iterations,
+        batches=batches,
+        **extra,
+    )
+    out = res.get("output")
+    if p.expected is not None and out != p.expected:
+        raise VerifyError(f"bench output {str(out)[:40]} differs from the verified output")
+    return res
+
+
+def bench_for(rt: Runtime, p: Prepared, outputs: list) -> sampling.Bench:
+    """The sampler's bench(iterations, batches, timeout) for a prepared case; each answer's
+    output is appended to ``outputs``."""
+
     def bench(iterations: int, batches: int, timeout: float) -> list[dict]:
-        res = rt.request(
-            "bench",
-            timeout,
-            impl=p.case.impl.library,
-            primitive=p.case.prim.id,
-            operation=p.case.operation,
-            inputs=p.inputs,
-            params=p.case.params,
-            iterations=iterations,
-            batches=batches,
-        )
-        out = res.get("output")
-        if p.expected is not None and out != p.expected:
-            raise VerifyError(f"bench output {str(out)[:40]} differs from the verified output")
-        outputs.append(out)
+        res = bench_request(rt, p, iterations, batches, timeout)
+        outputs.append(res.get("output"))
         return check_samples(res.get("samples"), iterations, batches)
 
     return bench
@@ -131,7 +143,7 @@ def measure_round(
     a JIT can sit flat in slower code with nothing compiling, so quiet alone proves nothing."""
     outputs: list = []
     m = sampling.measure(
-        _bench(rt, p, outputs),
+        bench_for(rt, p, outputs),
         policy,
         p.case.prim.is_slow,
         min_warmup_s=policy.jit_warmup_s,

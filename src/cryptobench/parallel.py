@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import results
-from .measure import Prepared
+from .measure import Prepared, bench_request
 from .protocol import RemoteError, RunnerFailure, check_samples
 from .session import Runtime
 from .stats import per_op
@@ -66,20 +66,7 @@ def _bench(
 ) -> list:
     """One bench request; with ``threads`` > 1 the samples of every thread (a list each)."""
     extra = {"threads": threads} if threads > 1 else {}
-    res = rt.request(
-        "bench",
-        timeout,
-        impl=p.case.impl.library,
-        primitive=p.case.prim.id,
-        operation=p.case.operation,
-        inputs=p.inputs,
-        params=p.case.params,
-        iterations=iterations,
-        batches=batches,
-        **extra,
-    )
-    if p.expected is not None and res.get("output") != p.expected:
-        raise VerifyError("bench output differs from the verified output")
+    res = bench_request(rt, p, iterations, batches, timeout, **extra)
     if threads == 1:
         return check_samples(res.get("samples"), iterations, batches)
     per_thread = res.get("thread_samples")
@@ -186,7 +173,8 @@ class Parallel:
             try:
                 # one worker first, under the same plan (warm-up, batches, fresh process):
                 # the efficiency's reference, so a noisier ordinary figure cannot pose as it
-                alone.append(timed(base, self.cpus[:1], p, plan)[0][0])
+                one = timed(base, self.cpus[:1], p, plan)[0]  # one thread: its samples
+                alone.append(one if self.threads else one[0])  # one process: worker 0's
                 samples, ov = timed(base, self.cpus, p, plan)
                 rounds.append(samples)
                 if ov is not None:
@@ -203,27 +191,40 @@ class Parallel:
             return results.parallel_failed(p.case, n, "; ".join(errors) or "not measured", kind)
         single_ns = float(np.median([np.median(per_op(w)) for w in alone]))
         sc = scaling(rounds, single_ns)
-        detail = {
-            "cpus": self.cpus,
-            "single_samples": [[{**s, "round": i + 1} for s in w] for i, w in enumerate(alone)],
-            "iterations": plan.iterations,
-            "batches": plan.batches,
-            "warmup_batches": plan.warmup_batches,
-            "overlap": [round(o, 4) for o in overlaps],
-            "samples": [
-                [[{**s, "round": i + 1} for s in w] for w in rnd] for i, rnd in enumerate(rounds)
-            ],
-        }
-        flags = [
-            f"round {i + 1}: the {n} processes ran together for {o:.0%} of their windows"
-            for i, o in enumerate(overlaps)
-            if o < OVERLAP_FLAG
-        ] + errors
-        if sc.efficiency and sc.efficiency > EFFICIENCY_FLAG:
-            flags.append(
-                f"efficiency {sc.efficiency:.0%}: above 100%, so the machine's speed moved "
-                "between the one-worker and the N-worker timings (see the drift probe)"
-            )
+        detail = _detail(self.cpus, plan, alone, rounds, overlaps)
+        flags = _flags(n, overlaps, sc) + errors
         return results.parallel_measured(
             p.case, sc, detail, flags, p.verification, self.run["machine"].get("tsc_hz"), kind
         )
+
+
+def _rounds_of(samples) -> list:
+    return [[{**s, "round": i + 1} for s in w] for i, w in enumerate(samples)]
+
+
+def _detail(cpus, plan: Plan, alone, rounds, overlaps) -> dict:
+    return {
+        "cpus": cpus,
+        "single_samples": _rounds_of(alone),
+        "iterations": plan.iterations,
+        "batches": plan.batches,
+        "warmup_batches": plan.warmup_batches,
+        "overlap": [round(o, 4) for o in overlaps],
+        "samples": [
+            [[{**s, "round": i + 1} for s in w] for w in rnd] for i, rnd in enumerate(rounds)
+        ],
+    }
+
+
+def _flags(n: int, overlaps, sc) -> list[str]:
+    flags = [
+        f"round {i + 1}: the {n} processes ran together for {o:.0%} of their windows"
+        for i, o in enumerate(overlaps)
+        if o < OVERLAP_FLAG
+    ]
+    if sc.efficiency and sc.efficiency > EFFICIENCY_FLAG:
+        flags.append(
+            f"efficiency {sc.efficiency:.0%}: above 100%, so the machine's speed moved "
+            "between the one-worker and the N-worker timings (see the drift probe)"
+        )
+    return flags

@@ -3,7 +3,6 @@ renders. Each step is one module (plan, session, measure, rounds, store, results
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +12,7 @@ from rich.console import Console
 from . import (
     catalog,
     cpu_features,
+    feature_sets,
     identity,
     liveness,
     machine,
@@ -71,10 +71,10 @@ def run(req: RunRequest, console: Console) -> Outcome:
         plan.load_preset(req.preset, cat)  # a bad preset file is refused before anything starts
     store = open_store(req.db)
     live, skipped = open_runtimes(req.filters.runtimes, req.filters.impls)
-    sets = switched_sets(live, req.cpu_features)
+    sets = feature_sets.switched_sets(live, req.cpu_features)
     try:
         cases, not_offered, chosen = _plan(req, cat, live, skipped, console)
-        cases, not_offered = _for_sets(cases, not_offered, sets)
+        cases, not_offered = feature_sets.for_sets(cases, not_offered, sets)
         if not cases:
             raise UsageError("nothing to run: no implementation can switch off what was asked")
         policy = _policy(req, chosen)
@@ -91,46 +91,6 @@ def run(req: RunRequest, console: Console) -> Outcome:
                 rt.stop()
     run_doc, stored = store.load(run_doc["id"])
     return Outcome(run_doc, stored, sum(r["status"] == "failed" for r in stored), interrupted)
-
-
-def switched_sets(live: list[Runtime], wanted) -> dict[tuple, list[Runtime]]:
-    """{features off: runtimes}: the live runtimes for the default paths, a fresh copy of
-    each (its own processes, its own hello) for every other feature set."""
-    return {off: live if not off else [rt.switched(off) for rt in live] for off in wanted}
-
-
-def _for_sets(cases, not_offered, sets):
-    """Every case once per feature set, with the implementation the switched runtime
-    declared (its own code path); one that cannot switch a feature off is not offered."""
-    out, refused = [], []
-    for off, rts in sets.items():
-        if not off:  # compared with other sets: only what can switch (its refusal says why)
-            out += [c for c in cases if _switches_somewhere(c, sets)]
-            refused += not_offered
-            continue
-        by_id = {rt.id: rt for rt in rts}
-        for case in cases:
-            rt = by_id[case.impl.runtime_id]
-            cannot = rt.cannot(case.impl.library)
-            switched = dataclasses.replace(case, cpu_off=off)
-            if cannot:
-                names = ", ".join(cpu_features.NAMES[f] for f in cannot)
-                refused.append((switched, f"not offered: cannot switch off {names}"))
-            elif () in sets and rt.never_uses(case.impl.library):
-                why = "skipped: its code never takes these paths (its default row is the figure)"
-                refused.append((switched, why))
-            else:
-                out.append(switched)
-        refused += [(dataclasses.replace(c, cpu_off=off), why) for c, why in not_offered]
-    return out, refused
-
-
-def _switches_somewhere(case, sets) -> bool:
-    """True without other feature sets, or when some other set can run the case."""
-    others = [{rt.id: rt for rt in rts} for off, rts in sets.items() if off]
-    return not others or any(
-        not by_id[case.impl.runtime_id].cannot(case.impl.library) for by_id in others
-    )
 
 
 def _parallel(ctx, prepared, seq: int, cpus: list[int], threads: bool) -> int:
@@ -166,20 +126,6 @@ def _parallel(ctx, prepared, seq: int, cpus: list[int], threads: bool) -> int:
     return par.measure(prepared, singles, seq)
 
 
-def _switched_impls(sets, cases):
-    """The cases with each switched runtime's own hello (code path), once it has started."""
-    out = []
-    for case in cases:
-        if case.cpu_off:
-            rt = next(r for r in sets[case.cpu_off] if r.id == case.impl.runtime_id)
-            if not rt.implementations and not rt.failed:
-                rt.start()
-            impl = next((i for i in rt.implementations if i.id == case.impl.id), None)
-            case = dataclasses.replace(case, impl=impl) if impl else case
-        out.append(case)
-    return out
-
-
 def _beat(db, run_id: str):
     """The heartbeat's beat: its own connection (opened in its thread), one UPDATE."""
     own: list[RunStore] = []
@@ -199,7 +145,7 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
     interrupted = True
     try:
         vecs, prepared, seq = vectors.load_all(cat), [], 0
-        cases = _switched_impls(sets, cases)
+        cases = feature_sets.switched_impls(sets, cases)
         for off, rts in sets.items():  # each feature set verified in its own processes
             verifier = Verifier(cat, vecs, rts, timeout=req.timeout)
             got, seq = _verify(

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from . import stats
+from .stats import batches as rules
 
 TARGET_BATCH_NS = 10_000_000  # a batch lasts ~10 ms
 CALIBRATION_NS = 1_000_000  # calibrate until one batch takes ≥ 1 ms
@@ -123,7 +124,7 @@ def measure(
     note = ""
     while True:
         if base == len(batches):  # (re)size batches to ~10 ms at the current speed
-            iterations = 1 if slow else stats.iterations_for(per_op, TARGET_BATCH_NS)
+            iterations = 1 if slow else rules.iterations_for(per_op, TARGET_BATCH_NS)
             batch_ns = per_op * iterations
             chunk = batches_per_request(slow, slow_family, batch_ns, min_samples)
         got = bench(iterations, chunk, _timeout(policy, batch_ns * chunk))
@@ -133,39 +134,26 @@ def measure(
         if not slow and now_per_op < per_op / 2:  # compiled: 2× faster than batches were sized
             note = f"{per_op / now_per_op:.0f}× faster after {len(batches)} batches (resized); "
             per_op, base = now_per_op, len(batches)
-        lo = max(base, _after(warm_ns, batches, min_warmup_s) if _reports_jit(batches) else 0)
-        start_at, why = steady_from(batches[lo:], values[lo:], min_samples, jit=not slow)
-        keep_from = None if start_at is None else lo + start_at
-        if lo > base and start_at is not None:
-            why = f"JIT warm-up of at least {min_warmup_s:g} s, then {why}"
+        keep_from, why = _steady(batches, values, base, warm_ns, min_warmup_s, min_samples, slow)
         why = note + why
         kept = values[keep_from:] if keep_from is not None else []
         prec = stats.median_ci(kept).precision if len(kept) >= 2 else float("inf")
         elapsed = clock() - start
-        decision = stats.should_stop(
-            len(kept),
-            prec,
-            elapsed,
-            target=target,
-            budget_s=policy.budget_s,
-            min_samples=min_samples,
-        )
+        limits = {"target": target, "budget_s": policy.budget_s, "min_samples": min_samples}
+        decision = rules.should_stop(len(kept), prec, elapsed, **limits)
         if decision.stop:
             break
         floor = max(3 * policy.budget_s, 2 * min_warmup_s)
         if keep_from is None and _warmup_over(policy, batches, elapsed, min_samples, floor):
-            decision = stats.StopDecision(True, "no steady state")
+            decision = rules.StopDecision(True, "no steady state")
             break
     flags = []
-    if keep_from is None:  # never steady: keep what followed the last compilation, or the
-        keep_from = stats.compiled_until(_jit(batches, not slow))  # second half; say so
-        if len(batches) - keep_from < 2:
-            keep_from = len(values) // 2
-        why = f"no steady state within {elapsed:.1f} s: {why}"
+    if keep_from is None:
+        keep_from, why = _never_steady(batches, slow, elapsed, why)
         flags.append(why)
     kept_batches = batches[keep_from:]
     ci = stats.median_ci(stats.per_op(kept_batches))
-    flags += stats.noise_flags(stats.per_op(kept_batches), ci, target)
+    flags += rules.noise_flags(stats.per_op(kept_batches), ci, target)
     flags += long_call_flags(policy, slow, slow_family, per_op, min_samples, ci)
     return Measurement(
         samples=kept_batches,
@@ -179,6 +167,24 @@ def measure(
         flags=flags,
         warmup_reason=why,
     )
+
+
+def _never_steady(batches, slow: bool, elapsed: float, why: str) -> tuple[int, str]:
+    """Keep what followed the last compilation, or the second half; and say so."""
+    keep_from = stats.compiled_until(_jit(batches, not slow))
+    if len(batches) - keep_from < 2:
+        keep_from = len(batches) // 2
+    return keep_from, f"no steady state within {elapsed:.1f} s: {why}"
+
+
+def _steady(batches, values, base: int, warm_ns: float, min_warmup: float, floor: int, slow):
+    """(index of the first kept batch or None, why warm-up ended or goes on): not before the
+    batches sized for a slower path (``base``) nor the JIT warm-up a compiling runtime owes."""
+    lo = max(base, _after(warm_ns, batches, min_warmup) if _reports_jit(batches) else 0)
+    start_at, why = steady_from(batches[lo:], values[lo:], floor, jit=not slow)
+    if lo > base and start_at is not None:
+        why = f"JIT warm-up of at least {min_warmup:g} s, then {why}"
+    return (None if start_at is None else lo + start_at), why
 
 
 # -- the slow-operation policy (docs/methodology.md, "Slow operations") -------------------------
@@ -276,11 +282,11 @@ def steady_from(batches: list[dict], values: list[float], min_kept: int, jit: bo
     """(index of the first batch to measure, or None; why warm-up ended or goes on).
 
     Batches that overlapped JIT compilation (``compiles`` > 0, reported by runtimes that can see
-    it) are warm-up; after the last of them, the trend rule (:func:`stats.warmup_end`) must
+    it) are warm-up; after the last of them, the trend rule (:func:`rules.warmup_end`) must
     also pass on at least ``min_kept`` batches. Slow operations (one per batch) ignore
     compilation: a background compile is small beside a 10 ms operation."""
     quiet = stats.compiled_until(_jit(batches, jit))
-    start = stats.warmup_end(values[quiet:], min_kept=min_kept)
+    start = rules.warmup_end(values[quiet:], min_kept=min_kept)
     if start is None:
         if quiet == len(batches) or quiet > 0 and len(batches) - quiet < min_kept:
             return None, "still compiling"

@@ -3,10 +3,20 @@ between implementations. Nothing is timed unless its check here passed."""
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
+from .agreement import Agreement
 from .catalog import Catalog, Primitive
+from .checks import (
+    Check,
+    Unverifiable,
+    VerifyError,
+    check_encoded_cost,
+    expected_len,
+    flip,
+    freeze,
+    same_backend,
+    same_code,
+    same_output,
+)
 from .protocol import Implementation, RemoteError, RunnerFailure
 from .session import Runtime
 from .vectors import Vector
@@ -14,46 +24,10 @@ from .vectors import Vector
 SKIPPABLE = ("unsupported", "invalid_params")
 
 
-@dataclass(frozen=True)
-class Check:
-    ok: bool
-    detail: str
-    vectors: int = 0  # known answers that passed
-    unverifiable: bool = False  # nothing to check it against: never timed, not a failure
+class Verifier(Agreement):
+    """Known answers and contract checks per implementation (here), agreement between
+    implementations (agreement.Agreement); results cached for the run."""
 
-
-class VerifyError(Exception):
-    pass
-
-
-class Unverifiable(VerifyError):
-    """No published vector and no second implementation to agree with."""
-
-
-def flip(hex_str: str, index: int) -> str:
-    """Flip the lowest bit of byte ``index`` (negative: from the end)."""
-    b = bytearray(bytes.fromhex(hex_str))
-    b[index] ^= 1
-    return b.hex()
-
-
-def expected_len(prim: Primitive, op: str, inputs: dict, params: dict) -> int | None:
-    """Output length in bytes the contract requires, where it is fixed."""
-    if op in ("digest", "mac"):
-        return int(params.get("out_len", prim.output_len or 0)) or None
-    if op == "derive":
-        return int(params["out_len"]) if "out_len" in params else None
-    msg_len = len(inputs.get("msg", "")) // 2
-    if op in ("seal", "roundtrip") and prim.family == "aead":
-        return msg_len + (prim.tag_len or 16)
-    if op in ("encrypt", "roundtrip"):
-        return msg_len
-    if op == "open":
-        return msg_len - (prim.tag_len or 16)
-    return None
-
-
-class Verifier:
     def __init__(
         self,
         catalog: Catalog,
@@ -93,7 +67,7 @@ class Verifier:
     def output_for(
         self, impl: Implementation, prim: str, op: str, inputs: dict, params: dict
     ) -> str:
-        key = (impl.id, prim, op, _freeze(inputs), _freeze(params))
+        key = (impl.id, prim, op, freeze(inputs), freeze(params))
         if key not in self._outputs:
             self._outputs[key] = self.compute(impl, prim, op, inputs, params)
         return self._outputs[key]
@@ -149,16 +123,16 @@ class Verifier:
             sealed = vec.output
             inputs["msg"] = sealed
             got = self.compute(impl, prim.id, "open", inputs, params)
-            _same(got, vec.inputs.get("msg", ""), "open")
+            same_output(got, vec.inputs.get("msg", ""), "open")
             self._forgeries(impl, prim, inputs, params)
             return
         got = self.compute(impl, prim.id, op, inputs, params)
         if op == "verify":
-            _same(got, "ok", "verify")
+            same_output(got, "ok", "verify")
             wrong = dict(inputs, password=inputs.get("password", "") + "21")
             self._expect_auth_failed(impl, prim.id, "verify", wrong, params, "a wrong password")
             return
-        _same(got, vec.output, op)
+        same_output(got, vec.output, op)
         n = expected_len(prim, op, inputs, params)
         if n is not None and len(got) != 2 * n:
             raise VerifyError(f"{op} output is {len(got) // 2} bytes, expected {n}")
@@ -198,7 +172,7 @@ class Verifier:
                     if vec.needs and exc.kind in SKIPPABLE:
                         continue
                     raise
-                _same(got, vec.output, "hash")
+                same_output(got, vec.output, "hash")
                 passed += 1
         inputs = {"password": b"cryptobench".hex(), "salt": "00" * (prim.salt_len or 16)}
         params = self.catalog.resolve_params(prim, {}, "hash")
@@ -207,136 +181,16 @@ class Verifier:
         self.verify_elsewhere(prim, inputs["password"], encoded, params, prefer=impl)
         return Check(True, f"{passed} known answers; encoded output verifies", passed)
 
-    def verify_elsewhere(
-        self, prim, password: str, encoded: str, params: dict, prefer: Implementation | None = None
-    ) -> list[str]:
-        """Verify an encoded hash with every implementation offering verify; return who did."""
-        who = []
-        for other in self.offering(prim.id, "verify", first=prefer):
-            got = self.compute(
-                other, prim.id, "verify", {"password": password, "encoded": encoded}, params
-            )
-            _same(got, "ok", f"verify by {other.id}")
-            who.append(other.id)
-        return who
 
-    # -- agreement ----------------------------------------------------------------------------
-    def offering(self, prim: str, op: str, first: Implementation | None = None):
-        """Implementations offering prim/op whose known answers pass (``first`` first)."""
-        cands = [i for i in self.impls.values() if i.offers(prim, op)]
-        cands.sort(key=lambda i: (first is None or i.id != first.id, i.id))
-        return [i for i in cands if self.known_answers(i, prim, op).ok]
-
-    def check_case(
-        self, impl: Implementation, prim: Primitive, op: str, inputs: dict, params: dict
-    ) -> tuple[Check, dict, str | None]:
-        """(check, bench inputs, expected bench output) for one case.
-
-        The expected output is None for salt-generating ``hash`` (verified by verify calls).
-        """
-        kat = self.known_answers(impl, prim.id, op)
-        if not kat.ok:
-            return kat, inputs, None
-        try:
-            return self._agreement(impl, prim, op, inputs, params, kat)
-        except Unverifiable as exc:
-            return Check(False, f"unverifiable: {exc}", unverifiable=True), inputs, None
-        except (RemoteError, VerifyError) as exc:
-            return Check(False, f"cross-check: {exc}"), inputs, None
-
-    def _agreement(self, impl, prim, op, inputs, params, kat: Check):
-        # the same library under another runtime variant is the same code: not a second opinion
-        others = [o for o in self.offering(prim.id, op) if not same_code(o, impl)]
-        others.sort(key=lambda o: same_backend(o, impl))
-        if op == "open":
-            sealer = (self.offering(prim.id, "seal", first=impl) or [None])[0]
-            if sealer is None:
-                raise VerifyError("no implementation can seal the message to open")
-            sealed = self.output_for(sealer, prim.id, "seal", inputs, params)
-            plain, inputs = inputs["msg"], dict(inputs, msg=sealed)
-            got = self.output_for(impl, prim.id, op, inputs, params)
-            _same(got, plain, "open of another implementation's seal")
-            return Check(True, f"{kat.detail}; opens {sealer.id}'s seal", kat.vectors), inputs, got
-        if op == "hash":
-            encoded = self.output_for(impl, prim.id, "hash", inputs, params)
-            check_encoded_cost(prim, encoded, params)
-            who = self.verify_elsewhere(prim, inputs["password"], encoded, params, prefer=impl)
-            expected = encoded if impl.primitives[prim.id].takes_salt else None
-            return (
-                Check(True, f"{kat.detail}; verified by {', '.join(who)}", kat.vectors),
-                inputs,
-                expected,
-            )
-        if op == "verify":
-            maker = (self.offering(prim.id, "hash") or [None])[0]
-            if maker is None:
-                raise VerifyError("no implementation can hash the password to verify")
-            encoded = self.output_for(maker, prim.id, "hash", inputs, params)
-            inputs = {"password": inputs["password"], "encoded": encoded}
-            _same(self.output_for(impl, prim.id, op, inputs, params), "ok", "verify")
-            return (
-                Check(True, f"{kat.detail}; verifies {maker.id}'s hash", kat.vectors),
-                inputs,
-                "ok",
-            )
-        got = self.output_for(impl, prim.id, op, inputs, params)
-        n = expected_len(prim, op, inputs, params)
-        if n is not None and len(got) != 2 * n:
-            raise VerifyError(f"output is {len(got) // 2} bytes, expected {n}")
-        agreed, disagreed = [], []
-        for other in others[:3]:
-            try:
-                theirs = self.output_for(other, prim.id, op, inputs, params)
-            except (RunnerFailure, RemoteError):
-                continue  # a peer that crashed or refused is no second opinion, not a failure
-            (agreed if theirs == got else disagreed).append(other.id)
-            if agreed or len(disagreed) == 2:
-                break
-        if agreed:
-            if kat.vectors == 0 and same_backend(self.impls[agreed[0]], impl):
-                raise VerifyError(f"no published vector, and {agreed[0]} binds the same backend")
-            return Check(True, f"{kat.detail}; agrees with {agreed[0]}", kat.vectors), inputs, got
-        if disagreed:
-            raise VerifyError(f"disagrees with {', '.join(disagreed)}")
-        if kat.vectors == 0:
-            raise Unverifiable("no published vector and no second implementation to agree with")
-        return Check(True, f"{kat.detail}; only implementation", kat.vectors), inputs, got
-
-
-def check_encoded_cost(prim: Primitive, encoded: str, params: dict) -> None:
-    """An encoded hash verifies with whatever cost it names: check it names the one asked for,
-    so a runner cannot pass by hashing cheaper."""
-    if prim.id.startswith("argon2"):
-        found = re.search(r"\$m=(\d+),t=(\d+),p=(\d+)\$", encoded)
-        want = (params.get("m"), params.get("t"), params.get("p"))
-        if not found or tuple(int(x) for x in found.groups()) != want:
-            raise VerifyError(f"encoded hash {encoded[:40]} does not carry m,t,p = {want}")
-    elif prim.id == "bcrypt":
-        found = re.match(r"\$2[aby]\$(\d\d)\$", encoded)
-        if not found or int(found.group(1)) != params.get("cost"):
-            raise VerifyError(
-                f"encoded hash {encoded[:10]} does not carry cost {params.get('cost')}"
-            )
-
-
-def same_code(a: Implementation, b: Implementation) -> bool:
-    """One library in two variants of a runtime (java/bc and java@25/bc) runs the same code."""
-    return a.library == b.library and a.runtime_id.split("@")[0] == b.runtime_id.split("@")[0]
-
-
-def same_backend(a: Implementation, b: Implementation) -> bool:
-    """Two bindings of one backend (python/hashlib and node/crypto: both OpenSSL)."""
-    name = (a.backend or {}).get("name")
-    return bool(name) and name == (b.backend or {}).get("name")
-
-
-def _same(got: str, want: str | None, what: str) -> None:
-    if want is not None and got != want.lower() and got != want:
-        raise VerifyError(f"{what}: got {got[:80]}, expected {want[:80]}")
-
-
-def _freeze(d: dict) -> tuple:
-    return tuple(sorted((k, str(v)) for k, v in d.items()))
-
-
-__all__ = ["Check", "Unverifiable", "Verifier", "VerifyError", "RunnerFailure"]
+__all__ = [
+    "Check",
+    "Unverifiable",
+    "Verifier",
+    "VerifyError",
+    "RunnerFailure",
+    "check_encoded_cost",
+    "expected_len",
+    "flip",
+    "same_backend",
+    "same_code",
+]

@@ -168,16 +168,15 @@ def output(
 ) -> None:
     """A results document in a format, on stdout or into ``path``: on a terminal, tables fit
     its width and are coloured unless NO_COLOR is set."""
-    from .. import report
-    from ..report import terminal
+    from .. import report, tty
 
     to_terminal = fmt == "table" and path is None
     text = report.render(
         fmt,
         doc,
         show_precision=show_precision,
-        color=terminal.color_wanted(to_terminal and sys.stdout.isatty()),
-        width=terminal.terminal_width() if to_terminal else None,
+        color=tty.color_wanted(to_terminal and sys.stdout.isatty()),
+        width=tty.terminal_width() if to_terminal else None,
         group_by=group_by,
     )
     write(text, path)

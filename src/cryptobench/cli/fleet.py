@@ -14,6 +14,7 @@ from rich.table import Table
 from .. import fleet
 from .. import history as history_mod
 from ..errors import DataError
+from ..tty import terminal_width
 from .common import Sources, _validator, db_option, guarded, read_results_file
 
 
@@ -98,7 +99,7 @@ def history(case_filter, machine, fmt, db):
 
 def _text(renderable) -> str:
     buf = io.StringIO()
-    Console(file=buf, width=160, no_color=True).print(renderable)
+    Console(file=buf, width=terminal_width(), no_color=True).print(renderable)
     return buf.getvalue()
 
 

@@ -106,6 +106,7 @@ def _name(row: dict) -> str:
 def wycheproof_suite(verifier, cat, live, runtimes, impls, primitives, fmt):
     """Every Wycheproof vector through every selected implementation; exits."""
     from .. import wycheproof
+    from ..report import wycheproof as wycheproof_report
 
     chosen, cases = wycheproof.selected(live, runtimes, impls, primitives)
     try:
@@ -113,17 +114,18 @@ def wycheproof_suite(verifier, cat, live, runtimes, impls, primitives, fmt):
     finally:
         for rt in live:
             rt.stop()
-    click.echo(wycheproof.render(tallies, fmt), nl=False)
+    click.echo(wycheproof_report.render(tallies, fmt), nl=False)
     sys.exit(1 if any(not t.ok for t in tallies) else 0)
 
 
 def wycheproof_sample(verifier, cat, live, runtimes, impls, primitives) -> list[dict]:
     """A fixed, seeded sample of Wycheproof's vectors: rows of the verify matrix."""
     from .. import wycheproof
+    from ..report import wycheproof as wycheproof_report
 
     chosen, cases = wycheproof.selected(live, runtimes, impls, primitives)
     tallies = wycheproof.run_all(verifier, cat, chosen, wycheproof.sample(cases))
-    return wycheproof.matrix_rows(tallies)
+    return wycheproof_report.matrix_rows(tallies)
 
 
 @click.command()
@@ -162,6 +164,18 @@ def compute(impl, primitive, operation, batch_path, params, timeout, **raw):
         raise UsageError(
             f"{primitive} has operations {', '.join(prim.operations)}, not {operation!r}"
         )
+    inputs = _hex_inputs(raw)
+    resolved = cat.resolve_params(prim, _user_params(prim, params, inputs), operation)
+    live, skipped = open_runtimes((), (impl,), only_needed=True)
+    try:
+        click.echo(_ask(live, skipped, impl, primitive, operation, inputs, resolved, timeout))
+    finally:
+        for rt in live:
+            rt.stop()
+
+
+def _hex_inputs(raw: dict) -> dict:
+    """The inputs given on the command line: hex, lower-cased (``encoded`` as written)."""
     inputs = {}
     for name, value in raw.items():
         if value is None:
@@ -172,44 +186,48 @@ def compute(impl, primitive, operation, batch_path, params, timeout, **raw):
             except ValueError:
                 raise UsageError(f"--{name} must be hex") from None
         inputs[name] = value.lower() if name != "encoded" else value
+    return inputs
+
+
+def _user_params(prim, params, inputs: dict) -> dict:
     user = dict(plan.parse_param(p) for p in params)
     if prim.family == "aead":  # the AAD sent is the AAD: its length is derived, everywhere
         n = len(inputs.get("aad", "")) // 2
         if "aad_len" in user and user["aad_len"] != n:
             raise UsageError(f"--param aad_len={user['aad_len']} but --aad is {n} bytes")
         user["aad_len"] = n
-    resolved = cat.resolve_params(prim, user, operation)
-    live, skipped = open_runtimes((), (impl,), only_needed=True)
+    return user
+
+
+def _ask(live, skipped, impl, primitive, operation, inputs, params, timeout) -> str:
+    """The implementation's answer (exit 2 on an unknown one or a bad request, 1 on a
+    failure)."""
     found = [i for rt in live for i in rt.implementations if i.id == impl]
+    if not found:
+        known = sorted(i.id for rt in live for i in rt.implementations)
+        reason = "; ".join(f"{r}: {why}" for r, why in skipped)
+        raise UsageError(
+            f"unknown implementation {impl!r}; valid: {', '.join(known)}"
+            + (f" ({reason})" if reason else "")
+        )
+    rt = next(rt for rt in live if rt.id == found[0].runtime_id)
     try:
-        if not found:
-            known = sorted(i.id for rt in live for i in rt.implementations)
-            reason = "; ".join(f"{r}: {why}" for r, why in skipped)
-            raise UsageError(
-                f"unknown implementation {impl!r}; valid: {', '.join(known)}"
-                + (f" ({reason})" if reason else "")
-            )
-        rt = next(rt for rt in live if rt.id == found[0].runtime_id)
-        try:
-            out = rt.request(
-                "compute",
-                timeout,
-                impl=found[0].library,
-                primitive=primitive,
-                operation=operation,
-                inputs=inputs,
-                params=resolved,
-            )
-        except RemoteError as exc:
-            err.print(f"{exc.kind}: {exc.message}", markup=False)
-            sys.exit(2 if exc.kind == "bad_request" else 1)
-        except RunnerFailure as exc:
-            err.print(f"runner failure: {exc}", markup=False)
-            sys.exit(1)
-        click.echo(out.get("output", ""))
-    finally:
-        for rt in live:
-            rt.stop()
+        out = rt.request(
+            "compute",
+            timeout,
+            impl=found[0].library,
+            primitive=primitive,
+            operation=operation,
+            inputs=inputs,
+            params=params,
+        )
+    except RemoteError as exc:
+        err.print(f"{exc.kind}: {exc.message}", markup=False)
+        sys.exit(2 if exc.kind == "bad_request" else 1)
+    except RunnerFailure as exc:
+        err.print(f"runner failure: {exc}", markup=False)
+        sys.exit(1)
+    return out.get("output", "")
 
 
 def _batch(path, cat, timeout, *single) -> None:

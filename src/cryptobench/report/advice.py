@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from ..advise import Advice, Entry
+from ..tty import terminal_width
 from .markdown import esc
 
 FORMATS = ("table", "json", "markdown")
@@ -123,7 +124,7 @@ def render(fmt: str, a: Advice) -> str:
         lines += [""] + [f"- {esc(x)}" for x in _footer(a)]
         return "\n".join(lines) + "\n"
     buf = io.StringIO()
-    console = Console(file=buf, width=160, no_color=True, highlight=False)
+    console = Console(file=buf, width=terminal_width(), no_color=True, highlight=False)
     for line in _lines(a):
         console.print(line, markup=False)
     if a.ranking:

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from ..compare import CaseComparison, Comparison, key_dict
+from ..tty import terminal_width
 from . import layout
 from .markdown import esc
 
@@ -77,9 +78,9 @@ def summary_lines(cmp: Comparison, fail_above: float | None) -> list[str]:
     return lines
 
 
-def render_table(cmp: Comparison, a: str, b: str, fail_above=None, width: int = 160) -> str:
+def render_table(cmp: Comparison, a: str, b: str, fail_above=None, width: int | None = None) -> str:
     buf = io.StringIO()
-    console = Console(file=buf, width=width, no_color=True, highlight=False)
+    console = Console(file=buf, width=width or terminal_width(), no_color=True, highlight=False)
     table = RichTable(title=f"A = {a}\nB = {b}", title_justify="left")
     for col, justify in (
         ("case", "left"),

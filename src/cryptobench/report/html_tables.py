@@ -56,63 +56,70 @@ def _div(a, b):
     return a / b if a is not None and b else None
 
 
+RESULT_COLUMNS = (
+    ("implementation", False),
+    ("library version", False),
+    ("backend", False),
+    ("primitive", False),
+    ("operation", False),
+    ("params", False),
+    ("size (B)", True),
+    ("status", False),
+    ("median (ns/op)", True),
+    ("CI low (ns)", True),
+    ("CI high (ns)", True),
+    ("precision", True),
+    ("MB/s", True),  # ms/op when the table holds password hashes or KDFs
+    ("ops/s", True),
+    ("cycles/byte", True),
+    ("samples", True),
+    ("warm-up (ms)", True),
+    ("verified", False),
+    ("code path", False),
+    ("security status", False),
+    ("flags", False),
+    ("verification or error", False),
+)
+
+
+def _result_cells(r: dict, slow: bool) -> list[str]:
+    """One result's cells, in RESULT_COLUMNS order."""
+    return [
+        td(layout.impl_label(r) if r.get("implementation") else ""),
+        td(r.get("library_version", "")),
+        td(r.get("backend", "")),
+        td(r.get("primitive", "")),
+        td(r.get("operation", "")),
+        td(
+            layout.params_label(r.get("params") or {}),
+            title=json.dumps(r["params"]) if r.get("params") else None,
+        ),
+        ntd(r.get("size"), "int"),
+        td(r.get("status", "")),
+        ntd(r.get("median_ns")),
+        ntd(r.get("ci_low_ns")),
+        ntd(r.get("ci_high_ns")),
+        ntd(r.get("precision"), "pct"),
+        ntd(_div(r.get("median_ns"), 1e6)) if slow else ntd(r.get("throughput_mb_s")),
+        ntd(r.get("ops_per_s"), "int" if (r.get("ops_per_s") or 0) >= 100 else "g"),
+        ntd(r.get("cycles_per_byte")),
+        ntd(r.get("n_samples"), "int"),
+        ntd(_div(r.get("warmup_ns"), 1e6)),
+        td("yes" if r.get("verified") else "no"),
+        td(r.get("code_path") or ""),
+        td(r.get("security_status") or ""),
+        td("; ".join(map(str, r.get("flags") or []))),
+        td(r.get("error") or r.get("verification") or ""),
+    ]
+
+
 def results_table(table_id: str, rows: list[tuple[Run, dict]], many_runs: bool) -> str:
     slow = any(r.get("family") in layout.SLOW for _, r in rows)
     columns = [("run", False)] if many_runs else []
-    columns += [
-        ("implementation", False),
-        ("library version", False),
-        ("backend", False),
-        ("primitive", False),
-        ("operation", False),
-        ("params", False),
-        ("size (B)", True),
-        ("status", False),
-        ("median (ns/op)", True),
-        ("CI low (ns)", True),
-        ("CI high (ns)", True),
-        ("precision", True),
-        ("ms/op" if slow else "MB/s", True),
-        ("ops/s", True),
-        ("cycles/byte", True),
-        ("samples", True),
-        ("warm-up (ms)", True),
-        ("verified", False),
-        ("code path", False),
-        ("security status", False),
-        ("flags", False),
-        ("verification or error", False),
-    ]
+    columns += [("ms/op", True) if slow and c == "MB/s" else (c, n) for c, n in RESULT_COLUMNS]
     body = []
     for run, r in rows:
-        cells = [td(run.label)] if many_runs else []
-        cells += [
-            td(layout.impl_label(r) if r.get("implementation") else ""),
-            td(r.get("library_version", "")),
-            td(r.get("backend", "")),
-            td(r.get("primitive", "")),
-            td(r.get("operation", "")),
-            td(
-                layout.params_label(r.get("params") or {}),
-                title=json.dumps(r["params"]) if r.get("params") else None,
-            ),
-            ntd(r.get("size"), "int"),
-            td(r.get("status", "")),
-            ntd(r.get("median_ns")),
-            ntd(r.get("ci_low_ns")),
-            ntd(r.get("ci_high_ns")),
-            ntd(r.get("precision"), "pct"),
-            ntd(_div(r.get("median_ns"), 1e6)) if slow else ntd(r.get("throughput_mb_s")),
-            ntd(r.get("ops_per_s"), "int" if (r.get("ops_per_s") or 0) >= 100 else "g"),
-            ntd(r.get("cycles_per_byte")),
-            ntd(r.get("n_samples"), "int"),
-            ntd(_div(r.get("warmup_ns"), 1e6)),
-            td("yes" if r.get("verified") else "no"),
-            td(r.get("code_path") or ""),
-            td(r.get("security_status") or ""),
-            td("; ".join(map(str, r.get("flags") or []))),
-            td(r.get("error") or r.get("verification") or ""),
-        ]
+        cells = ([td(run.label)] if many_runs else []) + _result_cells(r, slow)
         # end tags of cells and rows are optional in HTML: left out in the biggest table
         row = "".join(cells).replace("</td>", "")
         body.append(f'<tr class="cb-{esc(r.get("status", ""))}">{row}')

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from . import calibration, layout
+from . import calibration, hardware, layout
 from . import leak as leak_report
 
 
@@ -63,68 +63,68 @@ def render(doc: dict, show_precision: bool = False, group_by: str = "family", **
     if calibration.applies(doc):
         return "\n".join(lines + _calibration(calibration.view(doc))) + "\n"
     note = caption(doc)
-    for t in layout.tables(doc["results"], group_by):
+    results = doc["results"]
+    for t in layout.tables(results, group_by):
         lines += _table(t, show_precision, note)
-    fitted = layout.fits(doc["results"])
-    if fitted:
-        lines += [
-            "### Per-call overhead and per-byte cost (t(n) = a + b·n)",
-            "",
-            "| case · implementation | a: ns/call | b: ns/byte | 1/b: MB/s |",
-            "|---|---:|---:|---:|",
-        ]
-        lines += [
-            f"| {esc(label)} | {f.per_call_ns:.0f} | {f.per_byte_ns:.3f} | "
-            f"{f.asymptotic_mb_s:.0f} |"
-            for label, f in fitted
-        ]
-        lines.append("")
-    ups = layout.speedups(doc["results"])
-    if ups:
-        lines += [
-            "### What the hardware buys (default path's speed-up, 95% interval)",
-            "",
-            "| case | size | implementation | speed-up |",
-            "|---|---:|---|---|",
-        ]
-        lines += [
-            f"| {esc(s.case)} | {s.size} B | {esc(s.implementation)} | "
-            f"{esc(layout.speedup_text(s))} |"
-            for s in ups
-        ]
-        lines.append("")
-    scaled = layout.scaling_rows(doc["results"])
-    if scaled:
-        lines += [
-            "### All cores: N workers at once",
-            "",
-            "| case | implementation | workers | per worker | aggregate | efficiency |",
-            "|---|---|---:|---:|---:|---:|",
-        ]
-        lines += ["| " + " | ".join(esc(c) for c in row) + " |" for row in scaled]
-        lines.append("")
-    noop = layout.noop_rows(doc["results"])
-    if noop:
-        lines.append(
-            "Runner overhead (noop, ns/call): "
-            + ", ".join(f"{esc(rt)} {ns:.0f}" for rt, ns in noop)
-        )
-    leak_rows = leak_report.rows(doc["results"])
-    if leak_rows:
-        lines += [
-            "### Timing leakage (dudect)",
-            "",
-            "| " + " | ".join(esc(c) for c in (*leak_report.COLUMNS, "|t| vs measurements")) + " |",
-            "|---" * (len(leak_report.COLUMNS) + 1) + "|",
-        ]
-        lines += [
-            "| " + " | ".join(esc(c) for c in (*row.cells(), row.curve)) + " |" for row in leak_rows
-        ]
-        lines += ["", esc(leak_report.NOTE), ""]
-    for case, reason in layout.problems(doc["results"]):
+    for section in (_fits, _speedups, _scaling, _noop, _leak):
+        lines += section(results)
+    for case, reason in layout.problems(results):
         lines.append(f"- FAILED {esc(case)}: {esc(reason)}")
     lines += ["", f"Method: {esc(layout.method_note(doc))}."]
     return "\n".join(lines) + "\n"
+
+
+def _section(title: str, head: tuple[str, ...], align: str, rows: list[tuple]) -> list[str]:
+    """A titled Markdown table (``align``: one ``---``/``---:`` cell per column)."""
+    if not rows:
+        return []
+    out = [f"### {title}", "", "| " + " | ".join(head) + " |", align]
+    out += ["| " + " | ".join(row) + " |" for row in rows]
+    return [*out, ""]
+
+
+def _fits(results: list[dict]) -> list[str]:
+    rows = [
+        (esc(label), f"{f.per_call_ns:.0f}", f"{f.per_byte_ns:.3f}", f"{f.asymptotic_mb_s:.0f}")
+        for label, f in layout.fits(results)
+    ]
+    head = ("case · implementation", "a: ns/call", "b: ns/byte", "1/b: MB/s")
+    title = "Per-call overhead and per-byte cost (t(n) = a + b·n)"
+    return _section(title, head, "|---|---:|---:|---:|", rows)
+
+
+def _speedups(results: list[dict]) -> list[str]:
+    rows = [
+        (esc(s.case), f"{s.size} B", esc(s.implementation), esc(hardware.speedup_text(s)))
+        for s in hardware.speedups(results)
+    ]
+    title = "What the hardware buys (default path's speed-up, 95% interval)"
+    return _section(
+        title, ("case", "size", "implementation", "speed-up"), "|---|---:|---|---|", rows
+    )
+
+
+def _scaling(results: list[dict]) -> list[str]:
+    rows = [tuple(esc(c) for c in row) for row in hardware.scaling_rows(results)]
+    head = ("case", "implementation", "workers", "per worker", "aggregate", "efficiency")
+    return _section("All cores: N workers at once", head, "|---|---|---:|---:|---:|---:|", rows)
+
+
+def _noop(results: list[dict]) -> list[str]:
+    noop = layout.noop_rows(results)
+    if not noop:
+        return []
+    return [
+        "Runner overhead (noop, ns/call): " + ", ".join(f"{esc(rt)} {ns:.0f}" for rt, ns in noop)
+    ]
+
+
+def _leak(results: list[dict]) -> list[str]:
+    rows = [tuple(esc(c) for c in (*r.cells(), r.curve)) for r in leak_report.rows(results)]
+    head = tuple(esc(c) for c in (*leak_report.COLUMNS, "|t| vs measurements"))
+    align = "|---" * (len(leak_report.COLUMNS) + 1) + "|"
+    out = _section("Timing leakage (dudect)", head, align, rows)
+    return [*out, esc(leak_report.NOTE), ""] if out else []
 
 
 def _calibration(v) -> list[str]:

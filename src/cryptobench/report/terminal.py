@@ -6,27 +6,14 @@ continuation table rather than being squeezed."""
 from __future__ import annotations
 
 import io
-import os
-import shutil
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from . import calibration, layout
+from ..tty import DEFAULT_WIDTH
+from . import calibration, hardware, layout
 from . import leak as leak_report
-
-DEFAULT_WIDTH = 160  # for a file or pipe when COLUMNS is not set
-
-
-def terminal_width() -> int:
-    """COLUMNS, else the terminal's width, else DEFAULT_WIDTH (a pipe or a file)."""
-    return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
-
-
-def color_wanted(isatty: bool) -> bool:
-    """Colour only on a terminal, never when NO_COLOR is set (https://no-color.org)."""
-    return isatty and not os.environ.get("NO_COLOR")
 
 
 def _size_chunks(t: layout.Table, texts: dict, label_width: int, width: int) -> list[list[int]]:
@@ -88,62 +75,89 @@ def render(
         return _calibration(console, buf, calibration.view(doc))
     for t in layout.tables(results, group_by):
         _print_table(console, t, show_precision, width)
+    for section in (_fits, _speedups, _scaling, _noop, _leak):
+        section(console, results)
+    _footer(console, doc)
+    return buf.getvalue()
+
+
+def _fits(console: Console, results: list[dict]) -> None:
     fitted = layout.fits(results)
-    if fitted:
-        console.print(
-            "per-call overhead and per-byte cost: t(n) = a + b·n (Theil–Sen)",
-            markup=False,
-            highlight=False,
+    if not fitted:
+        return
+    console.print(
+        "per-call overhead and per-byte cost: t(n) = a + b·n (Theil–Sen)",
+        markup=False,
+        highlight=False,
+    )
+    table = RichTable()
+    for col in ("case  implementation", "a: ns/call", "b: ns/byte", "1/b: MB/s"):
+        table.add_column(col, justify="left" if col.startswith("case") else "right")
+    for label, fit in fitted:
+        table.add_row(
+            escape(label),
+            f"{fit.per_call_ns:.0f}",
+            f"{fit.per_byte_ns:.3f}",
+            f"{fit.asymptotic_mb_s:.0f}",
         )
-        table = RichTable()
-        for col in ("case  implementation", "a: ns/call", "b: ns/byte", "1/b: MB/s"):
-            table.add_column(col, justify="left" if col.startswith("case") else "right")
-        for label, fit in fitted:
-            table.add_row(
-                escape(label),
-                f"{fit.per_call_ns:.0f}",
-                f"{fit.per_byte_ns:.3f}",
-                f"{fit.asymptotic_mb_s:.0f}",
-            )
-        console.print(table)
-    ups = layout.speedups(results)
-    if ups:
-        table = RichTable(
-            title="what the hardware buys: default path's speed-up over the features switched "
-            "off (95% interval)",
-            title_justify="left",
-        )
-        for col in ("case", "size", "implementation", "speed-up"):
-            table.add_column(col, justify="right" if col == "size" else "left")
-        for s in ups:
-            table.add_row(s.case, f"{s.size} B", s.implementation, layout.speedup_text(s))
-        console.print(table)
-    scaled = layout.scaling_rows(results)
-    if scaled:
-        table = RichTable(
-            title="all cores: N workers at once (per worker: median; efficiency = aggregate / "
-            "(N × one worker alone))",
-            title_justify="left",
-        )
-        for col in ("case", "implementation", "workers", "per worker", "aggregate", "efficiency"):
-            table.add_column(col, justify="left" if col in ("case", "implementation") else "right")
-        for row in scaled:
-            table.add_row(*row)
-        console.print(table)
+    console.print(table)
+
+
+def _speedups(console: Console, results: list[dict]) -> None:
+    ups = hardware.speedups(results)
+    if not ups:
+        return
+    table = RichTable(
+        title="what the hardware buys: default path's speed-up over the features switched "
+        "off (95% interval)",
+        title_justify="left",
+    )
+    for col in ("case", "size", "implementation", "speed-up"):
+        table.add_column(col, justify="right" if col == "size" else "left")
+    for s in ups:
+        table.add_row(s.case, f"{s.size} B", s.implementation, hardware.speedup_text(s))
+    console.print(table)
+
+
+def _scaling(console: Console, results: list[dict]) -> None:
+    scaled = hardware.scaling_rows(results)
+    if not scaled:
+        return
+    table = RichTable(
+        title="all cores: N workers at once (per worker: median; efficiency = aggregate / "
+        "(N × one worker alone))",
+        title_justify="left",
+    )
+    for col in ("case", "implementation", "workers", "per worker", "aggregate", "efficiency"):
+        table.add_column(col, justify="left" if col in ("case", "implementation") else "right")
+    for row in scaled:
+        table.add_row(*row)
+    console.print(table)
+
+
+def _noop(console: Console, results: list[dict]) -> None:
     noop = layout.noop_rows(results)
     if noop:
         console.print(
             "runner overhead (noop, ns per call): " + ", ".join(f"{rt} {ns:.0f}" for rt, ns in noop)
         )
+
+
+def _leak(console: Console, results: list[dict]) -> None:
     leak_rows = leak_report.rows(results)
-    if leak_rows:
-        table = RichTable(title="timing leakage (dudect)", title_justify="left")
-        for col in (*leak_report.COLUMNS, "|t| vs measurements"):
-            table.add_column(col, overflow="fold")
-        for row in leak_rows:
-            table.add_row(*row.cells(), row.curve)
-        console.print(table)
-        console.print(leak_report.NOTE, markup=False, highlight=False)
+    if not leak_rows:
+        return
+    table = RichTable(title="timing leakage (dudect)", title_justify="left")
+    for col in (*leak_report.COLUMNS, "|t| vs measurements"):
+        table.add_column(col, overflow="fold")
+    for row in leak_rows:
+        table.add_row(*row.cells(), row.curve)
+    console.print(table)
+    console.print(leak_report.NOTE, markup=False, highlight=False)
+
+
+def _footer(console: Console, doc: dict) -> None:
+    results = doc["results"]
     for case, reason in layout.problems(results):
         console.print(
             f"[red]FAILED[/red] {escape(case)}: {escape(reason)}", markup=True, highlight=False
@@ -153,7 +167,6 @@ def render(
         console.print(
             "? = noisy or imprecise result: `cryptobench show RUN --format json` lists its flags"
         )
-    return buf.getvalue()
 
 
 def _calibration(console: Console, buf: io.StringIO, v) -> str:

@@ -9,13 +9,11 @@ Every number a user sees is computed here (docs/methodology.md explains each):
 - JIT compilation in a series of batches               :func:`compiled_until`
 - a smaller size slower per op than a larger one       :func:`size_inversions`
 - precision (CI half-width / median)                   :func:`precision`
-- warm-up detection (batches kept once no trend)       :func:`warmup_end`
-- calibration (iterations per batch)                   :func:`iterations_for`
-- the stop rule                                        :func:`should_stop`
 - the per-call / per-byte fit t(n) = a + b·n           :func:`fit_overhead`
 - unit conversions        :func:`throughput_mb_s`, :func:`cycles_per_byte`
 
-Two topics live beside it: :mod:`.scaling` (N processes or threads at once) and :mod:`.leak`
+Three topics live beside it: :mod:`.batches` (the batch loop's warm-up, calibration, stop
+rule and noise flags), :mod:`.scaling` (N processes or threads at once) and :mod:`.leak`
 (timing leakage, dudect-style).
 """
 
@@ -178,103 +176,6 @@ def size_inversions(points) -> dict[int, int]:
                 out[size] = big
                 break
     return out
-
-
-@dataclass(frozen=True)
-class Trend:
-    drift: float  # relative change across the series (Theil–Sen slope × span / median)
-    p_value: float  # Kendall's tau test of a monotonic trend
-
-
-def trend(values) -> Trend:
-    """Robust trend of a series: Theil–Sen drift and Kendall's tau p-value."""
-    y = np.asarray(values, dtype=float)
-    n = len(y)
-    if n < 3 or np.all(y == y[0]):
-        return Trend(0.0, 1.0)
-    idx = np.arange(n)
-    slope = sps.theilslopes(y, idx).slope
-    p = sps.kendalltau(idx, y).pvalue
-    med = float(np.median(y))
-    drift = float(slope * (n - 1) / med) if med > 0 else 0.0
-    return Trend(drift, 1.0 if math.isnan(p) else float(p))
-
-
-def warmup_end(values, min_kept: int = 10, alpha: float = 0.05, max_drift: float = 0.01):
-    """Index of the first batch to keep, or None while the series is still warming up.
-
-    Batches are discarded from the front until the rest shows no *downward* trend that is
-    both significant (Kendall p < ``alpha``) and material: a Theil–Sen drift, or a first third
-    slower than the last third, beyond ``max_drift`` of the median. JIT compilation, cache and
-    frequency warm-up make early batches slow; a series that keeps getting faster is not yet at
-    steady state.
-    """
-    y = np.asarray(values, dtype=float)
-    n = len(y)
-    if n < min_kept:
-        return None
-    step = max(1, min_kept // 2)
-    for start in range(0, n - min_kept + 1, step):
-        window = y[start:]
-        t = trend(window)
-        third = max(1, len(window) // 3)
-        med = float(np.median(window))
-        head_tail = (np.median(window[-third:]) - np.median(window[:third])) / med if med else 0
-        if t.p_value >= alpha or min(t.drift, head_tail) > -max_drift:
-            return start
-    return None
-
-
-def iterations_for(ns_per_op: float, target_batch_ns: float) -> int:
-    """Iterations so one batch lasts about ``target_batch_ns`` (at least 1)."""
-    if ns_per_op <= 0:
-        return 1
-    return max(1, int(target_batch_ns / ns_per_op))
-
-
-@dataclass(frozen=True)
-class StopDecision:
-    stop: bool
-    reason: str  # "precision", "budget", "max_samples" or "" while going on
-
-
-def should_stop(
-    kept: int,
-    prec: float,
-    elapsed_s: float,
-    *,
-    target: float,
-    budget_s: float,
-    min_samples: int,
-    max_samples: int = 2000,
-) -> StopDecision:
-    """The stop rule: enough samples and the precision target, or the budget is spent.
-
-    ``min_samples`` is a floor even past the budget (slow KDFs still get their 10 samples).
-    """
-    if kept >= max_samples:
-        return StopDecision(True, "max_samples")
-    if kept < min_samples:
-        return StopDecision(False, "")
-    if prec <= target:
-        return StopDecision(True, "precision")
-    if elapsed_s >= budget_s:
-        return StopDecision(True, "budget")
-    return StopDecision(False, "")
-
-
-def noise_flags(values, ci: MedianCI, target: float) -> list[str]:
-    """Warnings printed next to a number (pyperf style)."""
-    flags = []
-    if ci.precision > target:
-        flags.append(f"precision {ci.precision:.1%} > target {target:.0%}")
-    if ci.confidence < CONFIDENCE:
-        flags.append(f"only {ci.n} samples: CI coverage {ci.confidence:.0%}")
-    y = np.asarray(values, dtype=float)
-    q1, q3 = np.percentile(y, [25, 75])
-    if ci.median > 0 and (q3 - q1) / ci.median > 0.10:
-        flags.append(f"spread: IQR {(q3 - q1) / ci.median:.0%} of median")
-    return flags
 
 
 @dataclass(frozen=True)
