@@ -6,17 +6,15 @@ operations what a fresh cipher/MAC object per message costs."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
 from . import stats
 from .catalog import KEYED_OPERATIONS, Catalog
 from .policy import Policy
 
-if TYPE_CHECKING:
-    from .advise import Advice
 
-
-def reasons(advice: Advice, cat: Catalog, policy: Policy, rows: list[dict]) -> list[str]:
+def reasons(advice, cat: Catalog, policy: Policy, rows: list[dict]) -> list[str]:
+    """The reasons shown under ``advice`` (an advise.Advice; not imported: advise imports
+    this module)."""
     best = advice.recommendation
     if best is None:
         return []
@@ -75,7 +73,7 @@ def _overhead(r: dict, rows: list[dict]) -> list[str]:
     return out
 
 
-def _fresh(r: dict, rows: list[dict], advice: Advice) -> list[str]:
+def _fresh(r: dict, rows: list[dict], advice) -> list[str]:
     """Keyed operations: what a fresh cipher/MAC object per message costs at this size."""
     if r["operation"] not in KEYED_OPERATIONS:
         return []
