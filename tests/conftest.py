@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cryptobench.protocol import RunnerProcess
-from cryptobench.runners import discover
+from cryptobench.runtimes.discovery import discover
+from cryptobench.runtimes.protocol import RunnerProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 SPECS = {s.runtime_id: s for s in discover()}  # every runner folder, built or not

@@ -15,7 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from cryptobench import advise, advise_missing, calibrate_search, calibrate_verdict, catalog, policy
+from cryptobench.advise import missing as advise_missing
+from cryptobench.advise import rank as advise
+from cryptobench.calibrate import search as calibrate_search
+from cryptobench.calibrate import verdict as calibrate_verdict
+from cryptobench.catalog import policy
+from cryptobench.catalog import primitives as catalog
 from tests.conftest import cli
 
 FIXTURE = Path(__file__).parent / "fixtures" / "advise-run.json"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cryptobench.report import html as html_report
+from cryptobench.report.html import page as html_report
 
 from .conftest import ROOT
 from .fakes.results_docs import (

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from cryptobench import catalog, policy
-from cryptobench.calibrate_remeasure import Remeasure
-from cryptobench.calibrate_search import PROBE_CALLS, Search, Searcher
-from cryptobench.calibrate_verdict import Verdict
-from cryptobench.measure import Prepared
-from cryptobench.plan import Case
-from cryptobench.protocol import Implementation, Offer
+from cryptobench.calibrate.remeasure import Remeasure
+from cryptobench.calibrate.search import PROBE_CALLS, Search, Searcher
+from cryptobench.calibrate.verdict import Verdict
+from cryptobench.catalog import policy
+from cryptobench.catalog import primitives as catalog
+from cryptobench.measure.case import Prepared
+from cryptobench.plan.cases import Case
+from cryptobench.runtimes.protocol import Implementation, Offer
 
 TARGET = 250e6
 

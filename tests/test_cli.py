@@ -10,9 +10,9 @@ import jsonschema
 import pytest
 
 import cryptobench
-from cryptobench.lock import RunLock
+from cryptobench.run.lock import RunLock
 
-SCHEMA = Path(cryptobench.__file__).parent / "results.schema.json"
+SCHEMA = Path(cryptobench.__file__).parent / "results" / "results.schema.json"
 FAST = ["--primitive", "sha256", "--size", "64", "--time-per-case", "0.05"]
 
 

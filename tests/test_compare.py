@@ -1,4 +1,4 @@
-"""compare.py on fixed documents (seeded samples, no timing); `cryptobench compare` end to end."""
+"""results/compare.py on fixed documents (seeded samples, no timing); `cryptobench compare` end to end."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from cryptobench import compare
 from cryptobench.report import comparison
+from cryptobench.results import compare
 
 from .fakes.results_docs import make_doc
 

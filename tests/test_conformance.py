@@ -12,11 +12,11 @@ import subprocess
 
 import pytest
 
-from cryptobench import catalog as catalog_mod
-from cryptobench import vectors as vectors_mod
-from cryptobench.protocol import ERROR_KINDS, RemoteError, parse_hello
-from cryptobench.session import Runtime
-from cryptobench.verify import Verifier
+from cryptobench.catalog import primitives as catalog_mod
+from cryptobench.runtimes.protocol import ERROR_KINDS, RemoteError, parse_hello
+from cryptobench.runtimes.session import Runtime
+from cryptobench.verify import vectors as vectors_mod
+from cryptobench.verify.verifier import Verifier
 
 from .conftest import NOT_APPLICABLE
 
@@ -233,7 +233,7 @@ def _sha256_offer(hello):
 
 
 def test_generated_messages_expand_to_the_documented_bytes(runner):
-    from cryptobench.msggen import Generated
+    from cryptobench.runtimes.msggen import Generated
 
     _, proc, hello = runner
     assert "xorshift64" in hello.get("generators", []), "hello declares generators"

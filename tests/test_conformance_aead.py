@@ -12,10 +12,10 @@ import sys
 
 import pytest
 
-from cryptobench import catalog as catalog_mod
-from cryptobench import declared_sizes as sizes
-from cryptobench import wycheproof
-from cryptobench.protocol import RemoteError, RunnerProcess, parse_hello
+from cryptobench.catalog import primitives as catalog_mod
+from cryptobench.runtimes import declared_sizes as sizes
+from cryptobench.runtimes.protocol import RemoteError, RunnerProcess, parse_hello
+from cryptobench.verify import wycheproof
 
 from .conftest import NOT_APPLICABLE, SPECS
 

@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-from cryptobench import cpu_features as cf
 from cryptobench.errors import UsageError
 from cryptobench.report import hardware
-from cryptobench.runners import load_toml
+from cryptobench.runtimes import cpu_features as cf
+from cryptobench.runtimes.discovery import load_toml
 
 from .conftest import FAKE, ROOT
 
@@ -269,7 +269,7 @@ def test_rust_native_never_runs_the_soft_build(tmp_path):
 
 
 def test_the_soft_build_is_no_runtime_of_its_own():
-    from cryptobench.runners import discover
+    from cryptobench.runtimes.discovery import discover
 
     assert not [s for s in discover() if s.runtime_id == "rust@soft"]
 

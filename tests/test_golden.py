@@ -13,11 +13,14 @@ import jsonschema
 import pytest
 
 import cryptobench
-from cryptobench import compare, report
+from cryptobench import report
+from cryptobench.results import compare
 
 GOLDEN = Path(__file__).parent / "golden"
 DOC = json.loads((GOLDEN / "results-v1.json").read_text())
-SCHEMA = json.loads((Path(cryptobench.__file__).parent / "results.schema.json").read_text())
+SCHEMA = json.loads(
+    (Path(cryptobench.__file__).parent / "results" / "results.schema.json").read_text()
+)
 EXT = {"table": "txt", "json": "json", "csv": "csv", "markdown": "md"}
 
 

@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 import pytest
 
 from cryptobench import stats
-from cryptobench.report import html as html_report
+from cryptobench.report.html import page as html_report
 
 from .fakes.results_docs import HOSTILE, POLYGLOT, SCRIPT_BREAK, hostile_doc, make_doc, polyglot_doc
 

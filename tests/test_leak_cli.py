@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from cryptobench import leak
+from cryptobench.leak import command as leak
 
 from .conftest import cli
 
@@ -104,7 +104,7 @@ def test_gate_is_applied_once():
 
 
 def test_html_report_has_an_escaped_leak_section():
-    from cryptobench.report import html
+    from cryptobench.report.html import page as html
 
     case = {
         "runtime": "x",

@@ -11,9 +11,10 @@ import base64
 import numpy as np
 import pytest
 
-from cryptobench import catalog as catalog_mod
-from cryptobench import leak, leak_targets
-from cryptobench.protocol import RemoteError
+from cryptobench.catalog import primitives as catalog_mod
+from cryptobench.leak import command as leak
+from cryptobench.leak import targets as leak_targets
+from cryptobench.runtimes.protocol import RemoteError
 
 CATALOG = catalog_mod.load()
 N = 2000

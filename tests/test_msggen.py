@@ -8,7 +8,7 @@ import zlib
 
 import pytest
 
-from cryptobench.msggen import BLOCK, HEX_LIMIT, Generated, block, reference, wire_inputs
+from cryptobench.runtimes.msggen import BLOCK, HEX_LIMIT, Generated, block, reference, wire_inputs
 
 from .conftest import ROOT
 

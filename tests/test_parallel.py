@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cryptobench import parallel
+from cryptobench.measure import parallel
 from cryptobench.stats.scaling import overlap, scaling
 
 
@@ -152,7 +152,7 @@ def _ask(runner: str, req: dict) -> dict:
     import json
     import subprocess
 
-    from cryptobench.runners import discover
+    from cryptobench.runtimes.discovery import discover
 
     spec = next((s for s in discover() if s.runtime_id == runner), None)
     if spec is None or spec.skipped:

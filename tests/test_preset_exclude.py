@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cryptobench import plan
+from cryptobench.plan import cases as plan
 
 
 def test_default_leaves_out_what_full_runs():

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from cryptobench.catalog.sizes import parse_size
 from cryptobench.errors import UsageError
-from cryptobench.sizes import parse_size
 
 from .conftest import cli
 

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from cryptobench import report, tty
-from cryptobench.report import layout
+from cryptobench import report
+from cryptobench.report import layout, tty
 
 from .conftest import cli
 from .fakes.results_docs import POLYGLOT, polyglot_doc, result

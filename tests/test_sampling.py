@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cryptobench import sampling
+from cryptobench.measure import sampling
 
 
 class Script:

@@ -7,12 +7,13 @@ import hashlib
 
 import pytest
 
-from cryptobench import catalog, sampling, slowop
-from cryptobench.measure import noop_cases
-from cryptobench.msggen import Generated
-from cryptobench.plan import Case
-from cryptobench.protocol import Implementation, Offer, RemoteError, RunnerFailure
-from cryptobench.verify import Check
+from cryptobench.catalog import primitives as catalog
+from cryptobench.measure import sampling, slowop
+from cryptobench.measure.case import noop_cases
+from cryptobench.plan.cases import Case
+from cryptobench.runtimes.msggen import Generated
+from cryptobench.runtimes.protocol import Implementation, Offer, RemoteError, RunnerFailure
+from cryptobench.verify.verifier import Check
 
 from .test_sampling import Script
 

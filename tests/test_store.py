@@ -8,9 +8,10 @@ import threading
 
 import pytest
 
-from cryptobench import liveness, store_schema
 from cryptobench.errors import DataError, UsageError
-from cryptobench.store import SCHEMA_VERSION, open_store
+from cryptobench.store import liveness
+from cryptobench.store import schema as store_schema
+from cryptobench.store.sqlite import SCHEMA_VERSION, open_store
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -8,11 +8,14 @@ import sqlite3
 
 import pytest
 
-from cryptobench import catalog, plan, results, vectors
+from cryptobench.catalog import primitives as catalog
 from cryptobench.errors import DataError, UsageError
-from cryptobench.protocol import Implementation, Offer, RemoteError, RunnerFailure
-from cryptobench.store import Store
-from cryptobench.verify import Verifier
+from cryptobench.plan import cases as plan
+from cryptobench.results import document as results
+from cryptobench.runtimes.protocol import Implementation, Offer, RemoteError, RunnerFailure
+from cryptobench.store.sqlite import Store
+from cryptobench.verify import vectors
+from cryptobench.verify.verifier import Verifier
 
 CAT = catalog.load()
 VECS = vectors.load_all(CAT)

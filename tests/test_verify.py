@@ -2,8 +2,8 @@
 
 import pytest
 
-from cryptobench import catalog
-from cryptobench.verify import VerifyError, check_encoded_cost, flip
+from cryptobench.catalog import primitives as catalog
+from cryptobench.verify.verifier import VerifyError, check_encoded_cost, flip
 
 CAT = catalog.load()
 

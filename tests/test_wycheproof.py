@@ -9,11 +9,11 @@ import sys
 
 import pytest
 
-from cryptobench import catalog as catalog_mod
-from cryptobench import declared_sizes as sizes
-from cryptobench import wycheproof
-from cryptobench.protocol import Implementation, Offer, RemoteError
-from cryptobench.runners import discover
+from cryptobench.catalog import primitives as catalog_mod
+from cryptobench.runtimes import declared_sizes as sizes
+from cryptobench.runtimes.discovery import discover
+from cryptobench.runtimes.protocol import Implementation, Offer, RemoteError
+from cryptobench.verify import wycheproof
 
 CATALOG = catalog_mod.load()
 CASES = wycheproof.load()

@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cryptobench import catalog, results
-from cryptobench.plan import Case
-from cryptobench.protocol import Implementation, Offer
+from cryptobench.catalog import primitives as catalog
+from cryptobench.plan.cases import Case
+from cryptobench.results import document as results
+from cryptobench.runtimes.protocol import Implementation, Offer
 
 OUT = Path(__file__).resolve().parents[1] / "fixtures" / "advise-run.json"
 RUN_ID = "0a0a0a0a-0000-4000-8000-00000000ad01"

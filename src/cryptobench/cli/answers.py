@@ -12,8 +12,8 @@ from pathlib import Path
 
 import click
 
-from .. import results
 from ..paths import default_db
+from ..results import document as results
 from .common import Sources, db_option, err, guarded, output, write
 
 _UNITS = {
@@ -80,7 +80,7 @@ def _command() -> str:
 def calibrate(algorithm, target, memory, runtimes, impls, time_budget, rounds, fmt, **opts):
     """Cost parameters that make one hash of ALGORITHM take --target here, per implementation,
     re-measured in rounds, with the attacker's view and OWASP's minimums."""
-    from .. import calibrate as calibrate_mod
+    from ..calibrate import command as calibrate_mod
 
     req = calibrate_mod.Request(
         algorithm=algorithm,
@@ -104,7 +104,8 @@ def calibrate(algorithm, target, memory, runtimes, impls, time_budget, rounds, f
 
 def _missing_runs(miss, size, req_opts) -> list:
     """RunRequests that measure exactly the missing case keys (one per fresh_context value)."""
-    from .. import pipeline, plan
+    from ..plan import cases as plan
+    from ..run import pipeline
 
     groups: dict = {}
     for key in miss:
@@ -125,7 +126,8 @@ def _missing_runs(miss, size, req_opts) -> list:
 
 def _measure_missing(base, keys, size, opts, cat, use) -> list[dict]:
     """Measure what the base run lacks (saying so first, with the estimate); the new runs."""
-    from .. import advise_missing, pipeline
+    from ..advise import missing as advise_missing
+    from ..run import pipeline
 
     miss = advise_missing.missing([base] if base else [], keys, use.operations)
     if not miss:
@@ -190,8 +192,10 @@ def _measure_missing(base, keys, size, opts, cat, use) -> list[dict]:
 def advise(use_name, size, runtimes, from_ref, fmt, output_path, **opts):
     """The fastest choice the catalog's security status allows for a use: recommendation,
     runner-up, the margin with its interval, and why."""
-    from .. import advise as advise_mod
-    from .. import advise_missing, catalog, policy
+    from ..advise import missing as advise_missing
+    from ..advise import rank as advise_mod
+    from ..catalog import policy
+    from ..catalog import primitives as catalog
     from ..report import advice as advice_report
 
     cat = catalog.load()
@@ -217,8 +221,9 @@ def advise(use_name, size, runtimes, from_ref, fmt, output_path, **opts):
 
 def _measure_all(cat, pol, use, size, runtimes, opts) -> list[dict]:
     """No stored run: measure every primitive the use allows, at the size, on the runtimes."""
-    from .. import pipeline, plan
-    from ..advise import allowed
+    from ..advise.rank import allowed
+    from ..plan import cases as plan
+    from ..run import pipeline
 
     filters = plan.Filters(
         runtimes=list(runtimes),

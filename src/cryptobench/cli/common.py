@@ -33,7 +33,7 @@ class _ErrConsole:
 
 err = _ErrConsole()
 FORMATS = ("table", "json", "csv", "markdown")
-SCHEMA_PATH = Path(__file__).parent.parent / "results.schema.json"
+SCHEMA_PATH = Path(__file__).parent.parent / "results" / "results.schema.json"
 DB_HELP = "SQLite file or postgresql:// URL (default $CRYPTOBENCH_DB, else ~/.local/share/…)"
 
 
@@ -110,7 +110,7 @@ def read_results_file(path: Path) -> dict:
         ) from None
     from jsonschema.exceptions import best_match
 
-    from .. import results
+    from ..results import document as results
 
     error = best_match(_validator().iter_errors(doc))
     if error is not None:
@@ -137,7 +137,7 @@ class Sources:
 
     @property
     def store(self):
-        from ..store import open_store
+        from ..store.sqlite import open_store
 
         if self._store is None:
             self._store = open_store(self.db or default_db(), create=self.create)
@@ -146,7 +146,7 @@ class Sources:
     def load(self, ref: str) -> dict:
         if _is_file_ref(ref):
             return read_results_file(Path(ref))
-        from .. import results
+        from ..results import document as results
 
         run, stored = self.store.load(ref)
         return results.document(run, stored)
@@ -168,7 +168,8 @@ def output(
 ) -> None:
     """A results document in a format, on stdout or into ``path``: on a terminal, tables fit
     its width and are coloured unless NO_COLOR is set."""
-    from .. import report, tty
+    from .. import report
+    from ..report import tty
 
     to_terminal = fmt == "table" and path is None
     text = report.render(

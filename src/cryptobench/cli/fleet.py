@@ -11,10 +11,10 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from .. import fleet
-from .. import history as history_mod
 from ..errors import DataError
-from ..tty import terminal_width
+from ..report.tty import terminal_width
+from ..results import fleet
+from ..results import history as history_mod
 from .common import Sources, _validator, db_option, guarded, read_results_file
 
 

@@ -6,11 +6,11 @@ import sys
 
 import click
 
-from .. import catalog as catalog_mod
-from .. import plan
+from ..catalog import primitives as catalog_mod
 from ..errors import UsageError
-from ..protocol import RemoteError, RunnerFailure
-from ..session import open_runtimes
+from ..plan import cases as plan
+from ..runtimes.protocol import RemoteError, RunnerFailure
+from ..runtimes.session import open_runtimes
 from .common import err, guarded, print_skips
 
 
@@ -19,7 +19,7 @@ from .common import err, guarded, print_skips
 @guarded
 def list_cmd(fmt):
     """Runtimes, implementations, what each offers, and what was skipped with why."""
-    from .. import listing  # here, not at the top: `compute` starts without its imports
+    from . import listing
 
     live, skipped = open_runtimes()
     try:
@@ -34,7 +34,7 @@ def list_cmd(fmt):
 @guarded
 def presets():
     """The presets, what each runs and its expected duration here."""
-    from .. import listing
+    from . import listing
 
     cat = catalog_mod.load()
     live, skipped = open_runtimes()
@@ -67,9 +67,9 @@ def verify(runtimes, impls, primitives, fmt, all_vectors, suite, strict, timeout
 
     Exit 1 if anything failed; "unverifiable" (no published vector and no second
     implementation: never timed) is not a failure unless --strict."""
-    from .. import listing
-    from .. import vectors as vectors_mod
-    from ..verify import Verifier
+    from ..verify import vectors as vectors_mod
+    from ..verify.verifier import Verifier
+    from . import listing
 
     cat = catalog_mod.load()
     vecs = vectors_mod.load_all(cat)
@@ -105,8 +105,8 @@ def _name(row: dict) -> str:
 
 def wycheproof_suite(verifier, cat, live, runtimes, impls, primitives, fmt):
     """Every Wycheproof vector through every selected implementation; exits."""
-    from .. import wycheproof
     from ..report import wycheproof as wycheproof_report
+    from ..verify import wycheproof
 
     chosen, cases = wycheproof.selected(live, runtimes, impls, primitives)
     try:
@@ -120,8 +120,8 @@ def wycheproof_suite(verifier, cat, live, runtimes, impls, primitives, fmt):
 
 def wycheproof_sample(verifier, cat, live, runtimes, impls, primitives) -> list[dict]:
     """A fixed, seeded sample of Wycheproof's vectors: rows of the verify matrix."""
-    from .. import wycheproof
     from ..report import wycheproof as wycheproof_report
+    from ..verify import wycheproof
 
     chosen, cases = wycheproof.selected(live, runtimes, impls, primitives)
     tallies = wycheproof.run_all(verifier, cat, chosen, wycheproof.sample(cases))
@@ -231,7 +231,7 @@ def _ask(live, skipped, impl, primitive, operation, inputs, params, timeout) -> 
 
 
 def _batch(path, cat, timeout, *single) -> None:
-    from .. import batch
+    from ..runtimes import batch
 
     params, raw = single[-2], single[-1]
     if any(single[:3]) or params or any(v is not None for v in raw.values()):

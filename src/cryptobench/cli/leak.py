@@ -9,9 +9,9 @@ from pathlib import Path
 
 import click
 
-from .. import leak as leak_mod
-from .. import results
+from ..leak import command as leak_mod
 from ..paths import default_db
+from ..results import document as results
 from .common import DB_HELP, FORMATS, err, guarded, output
 
 

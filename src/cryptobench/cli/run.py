@@ -9,10 +9,14 @@ import sys
 
 import click
 
-from .. import cpu_features, parallel, pipeline, plan, results
+from ..catalog.sizes import SIZE
 from ..errors import UsageError
+from ..measure import parallel
 from ..paths import default_db
-from ..sizes import SIZE
+from ..plan import cases as plan
+from ..results import document as results
+from ..run import pipeline
+from ..runtimes import cpu_features
 from .common import DB_HELP, FORMATS, err, guarded, output, validate_name
 
 

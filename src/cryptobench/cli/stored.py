@@ -12,11 +12,12 @@ from pathlib import Path
 
 import click
 
-from .. import compare as compare_mod
-from .. import listing, results
 from .. import report as report_mod
 from ..errors import CryptobenchError, UsageError
 from ..report import comparison
+from ..results import compare as compare_mod
+from ..results import document as results
+from . import listing
 from .common import FORMATS, Sources, db_option, err, guarded, output, write
 
 
@@ -29,7 +30,7 @@ from .common import FORMATS, Sources, db_option, err, guarded, output, write
 @guarded
 def runs(db, fmt, machine):
     """The runs in the store (a run whose process is gone shows as interrupted)."""
-    from ..fleet import runs_of_machine
+    from ..results.fleet import runs_of_machine
 
     found = Sources(db).store.runs()
     click.echo(listing.render_runs(runs_of_machine(found, machine), fmt), nl=False)
@@ -73,8 +74,8 @@ def report_cmd(refs, html_path, title, machines, normalise_to, db):
     """One self-contained HTML report (charts, sortable tables, machines) of runs
     (default: `last`) or results files; several runs are shown side by side, and runs from
     several machines get a machine × implementation matrix."""
-    from ..fleet import check_machine, last_runs_of
-    from ..report import html as html_report  # plotly: loaded only for this command
+    from ..report.html import page as html_report
+    from ..results.fleet import check_machine, last_runs_of
 
     sources = Sources(db)
     refs = list(refs) + (last_runs_of(sources.store, machines.split(",")) if machines else [])
@@ -123,7 +124,7 @@ def compare_cmd(a, candidates, fail_above, fmt, alpha, min_effect, output, db):
     """Each CANDIDATE against BASELINE (runs, run names or results files): ratio of medians
     with its CI, Mann–Whitney U p-values with Benjamini–Hochberg control, `~` where not
     significant; one table per candidate."""
-    from ..fleet import compare_many
+    from ..results.fleet import compare_many
 
     sources = Sources(db)
     docs = [sources.load(ref) for ref in (a, *candidates)]
@@ -144,7 +145,7 @@ def import_cmd(file, db):
     """Add a results file, or a whole store from `export --all`, to the store (e.g. from
     another machine, or SQLite into PostgreSQL); prints the run ids added. Importing twice
     adds nothing."""
-    from ..fleet import import_documents
+    from ..results.fleet import import_documents
     from .fleet import read_documents
 
     docs = read_documents(Path(file))
@@ -169,7 +170,7 @@ def export_cmd(run_ref, everything, fmt, output, db):
         raise UsageError("give one RUN (an id prefix, a name or `last`) or --all")
     store = Sources(db).store
     if everything:
-        from ..fleet import export_all
+        from ..results.fleet import export_all
 
         text, summary = export_all(store)
         write(text, output)

@@ -9,9 +9,9 @@ import json
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from ..advise import Advice, Entry
-from ..tty import terminal_width
+from ..advise.rank import Advice, Entry
 from .markdown import esc
+from .tty import terminal_width
 
 FORMATS = ("table", "json", "markdown")
 SHOWN = 8  # ranking rows shown in table and Markdown (JSON has all)

@@ -8,10 +8,10 @@ import json
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from ..compare import CaseComparison, Comparison, key_dict
-from ..tty import terminal_width
+from ..results.compare import CaseComparison, Comparison, key_dict
 from . import layout
 from .markdown import esc
+from .tty import terminal_width
 
 SCHEMA = "cryptobench/compare/v1"
 

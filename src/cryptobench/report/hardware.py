@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from .. import cpu_features, stats
-from ..catalog import SLOW_FAMILIES as SLOW
+from .. import stats
+from ..catalog.primitives import SLOW_FAMILIES as SLOW
+from ..runtimes import cpu_features
 from .layout import impl_label, params_label
 
 

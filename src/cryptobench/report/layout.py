@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from .. import cpu_features, probe, stats
-from ..catalog import FAMILIES
-from ..catalog import SLOW_FAMILIES as SLOW
+from .. import stats
+from ..catalog.primitives import FAMILIES
+from ..catalog.primitives import SLOW_FAMILIES as SLOW
+from ..measure import probe
+from ..runtimes import cpu_features
 
 FAMILY_ORDER = FAMILIES
 

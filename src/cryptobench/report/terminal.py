@@ -11,9 +11,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from ..tty import DEFAULT_WIDTH
 from . import calibration, hardware, layout
 from . import leak as leak_report
+from .tty import DEFAULT_WIDTH
 
 
 def _size_chunks(t: layout.Table, texts: dict, label_width: int, width: int) -> list[list[int]]:

@@ -9,8 +9,8 @@ import json
 from rich.console import Console
 from rich.table import Table
 
-from ..tty import terminal_width
-from ..wycheproof import Tally
+from ..verify.wycheproof import Tally
+from .tty import terminal_width
 
 
 def matrix_rows(tallies: list[Tally]) -> list[dict]:

@@ -1,4 +1,4 @@
-"""The batch loop's decisions (sampling.py): when warm-up ends, how many iterations a
+"""The batch loop's decisions (measure/sampling.py): when warm-up ends, how many iterations a
 batch gets, when to stop, which results are noisy. Pure: no I/O, no clocks."""
 
 from __future__ import annotations

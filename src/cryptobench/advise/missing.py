@@ -1,0 +1,64 @@
+"""What a stored run lacks for an `advise` answer: the case keys a use needs from the
+implementations the run describes, which of them no run has, and how long measuring them
+should take (docs/methodology.md, "advise")."""
+
+from __future__ import annotations
+
+import json
+
+from ..catalog.policy import Policy
+from ..catalog.primitives import KEYED_OPERATIONS, Catalog
+from ..plan.cases import runtime_matches
+from ..results import compare
+from .rank import allowed, default_size
+
+
+def needed(doc: dict, cat: Catalog, policy: Policy, use_name: str, size, runtimes) -> list[tuple]:
+    """Case keys (implementation, primitive, operation, size, params JSON) the use needs from
+    the implementations the run describes; keyed operations at the reused key where the API
+    can reuse it, else with a fresh object per message."""
+    use = policy.use(use_name)
+    size = default_size(use) if size is None else size
+    keys = []
+    for impl in (doc.get("run") or {}).get("implementations", []):
+        if runtimes and not any(runtime_matches(impl["runtime"], x) for x in runtimes):
+            continue
+        for pid, offer in (impl.get("primitives") or {}).items():
+            if pid not in cat or allowed(use, cat, pid):
+                continue
+            op = next((o for o in use.operations if o in offer["operations"]), None)
+            if op is None:
+                continue
+            user = {}
+            if op in KEYED_OPERATIONS:
+                user["fresh_context"] = not offer.get("reuses_key", True)
+            params = cat.resolve_params(cat.get(pid), user, op)
+            keys.append((impl["id"], pid, op, size, json.dumps(params, sort_keys=True)))
+    return keys
+
+
+def missing(docs: list[dict], keys: list[tuple], operations=()) -> list[tuple]:
+    """The keys no run has; a case stored under another of the use's ``operations`` (argon2id
+    `hash` where `verify` comes first) counts as present."""
+    have = {compare.case_key(r) for d in docs for r in d.get("results", [])}
+    loose = {(k[0], k[1], k[3], k[4]) for k in have if k[2] in operations}
+    return [k for k in keys if k not in have and (k[0], k[1], k[3], k[4]) not in loose]
+
+
+def estimate_s(doc: dict, keys: list[tuple], cat: Catalog, budget_s: float, rounds: int) -> float:
+    """Seconds measuring ``keys`` should take (rounds.estimate), from the run's
+    implementation list."""
+    from ..measure.rounds import estimate
+    from ..plan.cases import Case
+    from ..runtimes.protocol import Implementation, Offer
+
+    impls = {
+        i["id"]: Implementation(i["id"], i["runtime"], i["library"], i.get("version", ""), {}, {})
+        for i in (doc.get("run") or {}).get("implementations", [])
+    }
+    cases = []
+    for impl_id, pid, op, size, params in keys:
+        impl = impls.get(impl_id) or Implementation(impl_id, impl_id.split("/")[0], "", "", {}, {})
+        impl.primitives.setdefault(pid, Offer((op,)))
+        cases.append(Case(impl, cat.get(pid), op, size, json.loads(params)))
+    return estimate(cases, budget_s, rounds, set())

@@ -1,0 +1,281 @@
+"""`cryptobench calibrate`: the cost parameters that make one password hash take a target time
+on this machine, per implementation, as `cryptsetup benchmark` does for LUKS
+(docs/methodology.md, "calibrate").
+
+Per implementation, the search (calibrate/search.py) probes the cost parameter, each probe
+verified like any case (measure.prepare); then the chosen parameters of every implementation are
+measured in rounds (measure/rounds.py); where a re-measured time is more than ±15% off and another value
+is expected nearer, it is measured in rounds too and the nearer kept (calibrate/remeasure.py);
+the verdict (calibrate/verdict.py) says what the parameters buy and how near the target they
+came. Stored as a run with operation ``calibrate``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+
+from ..catalog import policy as policy_mod
+from ..catalog import primitives as catalog
+from ..errors import UsageError
+from ..measure import sampling
+from ..measure.case import Prepared, bench_for, prepare
+from ..measure.rounds import Rounds
+from ..plan.cases import PASSWORD_SIZES, Case, runtime_matches
+from ..results import document as results
+from ..results import machine
+from ..run.lock import RunLock
+from ..run.progress import Progress
+from ..runtimes.session import Runtime, open_runtimes
+from ..store.sqlite import RunStore, open_store
+from ..verify import vectors
+from ..verify.verifier import Verifier, VerifyError, check_encoded_cost
+from .remeasure import Remeasure
+from .search import OPERATIONS, REFUSED, TOLERANCE, Refused, Search, Searcher, operation_for
+from .verdict import KEYSPACE, KEYSPACE_TEXT, Verdict, search_info
+
+PASSWORD_LEN = PASSWORD_SIZES[0]
+SEARCH_SHARE = 0.5  # of the time budget, for the searches; the rest for the rounds
+
+
+@dataclass
+class Request:
+    algorithm: str
+    target_s: float
+    command: str
+    db: Path
+    memory_kib: int | None = None
+    runtimes: list[str] = field(default_factory=list)
+    impls: list[str] = field(default_factory=list)
+    time_budget_s: float = 60.0
+    rounds: int = 3
+    seed: int = 0
+    timeout: float = 60.0
+
+
+class Calibration:
+    """One `calibrate` invocation: searches, then rounds, stored as one run."""
+
+    def __init__(self, req: Request, console: Console):
+        self.req, self.console = req, console
+        self.cat = catalog.load()
+        self.policy = policy_mod.load(self.cat)
+        self.prim = self.cat.get(req.algorithm)
+        self.spec = self.policy.search(req.algorithm)
+        self.target_ns = req.target_s * 1e9
+        self.base = self._base_params()
+        self.cap = self._cap()
+        self.verdict = Verdict(self.spec, self.prim, self.policy, self.target_ns, self.cap)
+        self.seq = 0
+
+    def _base_params(self) -> dict:
+        user = {}
+        if self.spec.memory_param:
+            mem = self.req.memory_kib or self.spec.default_memory
+            user[self.spec.memory_param] = mem
+        return self.cat.resolve_params(self.prim, user, OPERATIONS[self.prim.family][0])
+
+    def _cap(self) -> int | None:
+        """scrypt: --memory caps N (memory = 128·N·r bytes)."""
+        if self.spec.memory_param or not self.spec.memory or not self.req.memory_kib:
+            return None
+        per_unit = self.spec.memory_bytes({**self.base, self.spec.param: 1})
+        return 2 ** int(math.log2(self.req.memory_kib * 1024 / per_unit))
+
+    def params(self, value: int) -> dict:
+        return {**self.base, self.spec.param: value}
+
+    # -- one implementation ---------------------------------------------------------------
+    def prepare(self, verifier: Verifier, s: Search, value: int) -> Prepared:
+        """The case at ``value``, verified like any (an encoded hash must carry the
+        parameters asked for); Refused where the API will not take the value."""
+        case = Case(s.impl, self.prim, s.operation, PASSWORD_LEN, self.params(value))
+        got = prepare(verifier, case, self.seq, self.req.seed)
+        if isinstance(got, dict):
+            why = str(got.get("error"))
+            if any(f"{k}:" in why for k in REFUSED):
+                raise Refused(f"refuses {self.spec.param}={value}: {why}")
+            raise VerifyError(why)
+        if s.operation == "verify":
+            check_encoded_cost(self.prim, got.inputs["encoded"], case.params)
+        return got
+
+    def searcher(self, rt: Runtime, verifier: Verifier) -> Searcher:
+        return Searcher(
+            self.spec,
+            self.prim,
+            self.target_ns,
+            self.cap,
+            prepare=lambda s, value: self.prepare(verifier, s, value),
+            bench=lambda p: bench_for(rt, p, []),
+            timeout_s=self.req.timeout,
+        )
+
+    # -- the whole command ----------------------------------------------------------------
+    def selected(self, live: list[Runtime]) -> list[tuple[Runtime, Search]]:
+        out = []
+        for rt in live:
+            for impl in rt.implementations:
+                if self.req.runtimes and not any(
+                    runtime_matches(impl.runtime_id, r) for r in self.req.runtimes
+                ):
+                    continue
+                if self.req.impls and impl.id not in self.req.impls:
+                    continue
+                op = operation_for(impl, self.prim)
+                if op is not None:
+                    out.append((rt, Search(impl, op)))
+        return out
+
+    def run(self) -> tuple[dict, list[dict]]:
+        live, skipped = open_runtimes(self.req.runtimes, self.req.impls)
+        for rid, why in skipped:
+            self.console.print(f"skipped {rid}: {why}", markup=False)
+        try:
+            chosen = self.selected(live)
+            self._check_selection(live, chosen)
+            with RunLock():
+                return self._measure(live, skipped, chosen)
+        finally:
+            for rt in live:
+                rt.stop()
+
+    def _check_selection(self, live, chosen) -> None:
+        known = sorted(i.id for rt in live for i in rt.implementations)
+        for i in self.req.impls:
+            if i not in known:
+                raise UsageError(f"unknown implementation {i!r}; valid: {', '.join(known)}")
+        if not chosen:
+            offering = [
+                i.id for rt in live for i in rt.implementations if self.prim.id in i.primitives
+            ]
+            raise UsageError(
+                f"no selected implementation offers {self.prim.id}; these do: "
+                f"{', '.join(offering) or 'none'}"
+            )
+
+    def _measure(self, live, skipped, chosen) -> tuple[dict, list[dict]]:
+        req = self.req
+        store = open_store(req.db)
+        clock0, cpu0, load0 = time.monotonic(), machine.cpu_times(), os.getloadavg()[0]
+        run_doc = self._start(live, skipped, store)
+        verifier = Verifier(self.cat, vectors.load_all(self.cat), live, timeout=req.timeout)
+        interrupted = True
+        try:
+            self._searches(verifier, chosen, clock0)
+            finals = self._store_unmeasured(store, run_doc, chosen)
+            spent = time.monotonic() - clock0
+            per_case = max(0.1, (req.time_budget_s - spent) / max(1, len(finals)))
+            policy = sampling.Policy(budget_s=per_case, base_timeout_s=req.timeout)
+            rounds = Rounds({rt.id: rt for rt in live}, verifier, store, run_doc, policy)
+            rounds.rounds = req.rounds
+            self._in_rounds(rounds, [p for _, p in finals], "the chosen parameters")
+            fix = Remeasure(self.verdict, lambda s, v: self.prepare(verifier, s, v), self.console)
+            again = fix.candidates(self._rows(store, run_doc), finals)
+            if again:
+                self._in_rounds(
+                    rounds, [q for _, q, _ in again], "a value expected nearer the target"
+                )
+                fix.keep_nearer(store, run_doc, self._rows(store, run_doc), again)
+            self._annotate(store, run_doc, finals)
+            interrupted = False
+        except KeyboardInterrupt:
+            pass
+        finally:
+            run_doc["calibration"]["wall_s"] = round(time.monotonic() - clock0, 1)
+            results.finish(
+                run_doc, interrupted, machine.steal_fraction(cpu0, machine.cpu_times()), load0
+            )
+            store.update_run(run_doc)
+        return store.load(run_doc["id"])
+
+    def _in_rounds(self, rounds: Rounds, prepared: list[Prepared], what: str) -> None:
+        n = len(prepared)
+        self.console.print(f"measuring {what}: {n} cases × {rounds.rounds} rounds", markup=False)
+        with Progress(self.console, n * rounds.rounds) as progress:
+            rounds.on_step = progress.update
+            rounds.measure(prepared)
+
+    def _start(self, live, skipped, store: RunStore) -> dict:
+        settings = {"time_budget_s": self.req.time_budget_s, "rounds": self.req.rounds, "pin": None}
+        run_doc = results.start(
+            self.req.command,
+            None,
+            self.req.seed,
+            settings,
+            machine.fingerprint(),
+            machine.git_commit(),
+            live,
+            skipped,
+        )
+        run_doc["operation"] = "calibrate"
+        run_doc["calibration"] = {
+            "algorithm": self.prim.id,
+            "target_ms": self.target_ns / 1e6,
+            "tolerance": TOLERANCE,
+            "param": self.spec.param,
+            "scale": self.spec.scale,
+            "fixed_params": {k: v for k, v in self.base.items() if k != self.spec.param},
+            "memory_kib": self.req.memory_kib,
+            "time_budget_s": self.req.time_budget_s,
+            "keyspace": KEYSPACE,
+            "keyspace_text": KEYSPACE_TEXT,
+            "owasp_source": self.policy.owasp_source,
+            "owasp_reviewed": self.policy.owasp_reviewed,
+        }
+        store.begin_run(run_doc)
+        return run_doc
+
+    def _searches(self, verifier, chosen, clock0) -> None:
+        budget = self.req.time_budget_s * SEARCH_SHARE
+        for i, (rt, s) in enumerate(chosen):
+            left = budget - (time.monotonic() - clock0)
+            share = max(0.0, left / (len(chosen) - i))
+            self.console.print(
+                f"calibrating {s.impl.id} {self.prim.id} {s.operation} …", markup=False
+            )
+            self.searcher(rt, verifier).run(s, share)
+            self.seq += 1
+            for p in s.probes:
+                self.console.print(
+                    f"  {self.spec.param}={p['value']}: {p['ns'] / 1e6:.1f} ms "
+                    f"(median of {p['calls']} calls)",
+                    markup=False,
+                )
+            if s.refused or s.failed:
+                self.console.print(f"  {s.refused or s.failed}", markup=False)
+
+    def _store_unmeasured(self, store, run_doc, chosen) -> list[tuple[Search, Prepared]]:
+        """Refusals and failures are stored at once; the rest get fresh row numbers."""
+        finals = []
+        for seq, (_, s) in enumerate(chosen):
+            case = Case(s.impl, self.prim, s.operation, PASSWORD_LEN, self.base)
+            if s.refused:
+                row = results.skipped(case, f"cannot take the parameter: {s.refused}")
+            elif s.failed:
+                row = results.failed(case, s.failed)
+            else:
+                p = s.prepared
+                finals.append((s, Prepared(seq, p.case, p.inputs, p.expected, p.verification)))
+                continue
+            row["calibration"] = search_info(s)
+            store.put_case(run_doc["id"], seq, row)
+        return finals
+
+    def _rows(self, store: RunStore, run_doc: dict) -> dict[str, dict]:
+        return {r["implementation"]: r for r in store.load(run_doc["id"])[1]}
+
+    def _annotate(self, store, run_doc, finals) -> None:
+        """Each measured row gets its search, parameters, OWASP check and attacker's view."""
+        stored = self._rows(store, run_doc)
+        for s, p in finals:
+            row = stored.get(s.impl.id)
+            if row is not None:
+                params = row.get("params") or p.case.params
+                row["calibration"] = self.verdict.describe(s, params, row)
+                store.put_case(run_doc["id"], p.seq, row)

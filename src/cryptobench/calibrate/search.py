@@ -1,0 +1,214 @@
+"""The search of `calibrate`, per implementation: probes of the cost parameter, each verified
+like any case and timed as a short batch of calls (the median of ``PROBE_CALLS``), so that a
+probe predicts the median the rounds will measure; the next probe comes from the primitive's
+scaling law (catalog/policy.toml). When the nearest probe is more than ±15% off the target, the
+value the law predicts from it, or else the adjacent step on the other side of the target, is
+probed too and the nearer kept (docs/methodology.md, "calibrate").
+
+The searcher is given how to verify a case at a value (``prepare``) and how to time it
+(``bench``), so the arithmetic runs on fakes in the tests.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..catalog import policy as policy_mod
+from ..catalog import primitives as catalog
+from ..measure import sampling
+from ..measure.case import Prepared
+from ..runtimes.protocol import Implementation, RemoteError, RunnerFailure
+from ..verify.verifier import VerifyError
+
+OPERATIONS = {"password-hash": ("verify", "derive", "hash"), "kdf": ("derive",)}
+REFUSED = ("invalid_params", "unsupported")
+TOLERANCE = 0.15  # a re-measured time this close to the target is on target
+CLOSE_ENOUGH = 0.03  # a probe this close ends the search
+MAX_PROBES = 7
+REFINE_PROBES = 2  # at most this many more when the nearest probe is off by > TOLERANCE
+PROBE_CALLS = 5  # a probe is the median of this many timed calls (one bench request)
+
+
+@dataclass
+class Search:
+    impl: Implementation
+    operation: str
+    probes: list[dict] = field(default_factory=list)  # {value, ns, calls, verification}
+    tried: dict[int, Prepared] = field(default_factory=dict)  # verified case per probed value
+    prepared: Prepared | None = None  # of the chosen value
+    refused: str | None = None  # the implementation cannot take the parameter
+    failed: str | None = None
+    stopped: str = ""  # why the search ended
+    remeasured: list[dict] = field(default_factory=list)  # {value, ms, off}: both rounds runs
+
+
+class Refused(Exception):
+    pass
+
+
+def operation_for(impl: Implementation, prim: catalog.Primitive) -> str | None:
+    return next((op for op in OPERATIONS[prim.family] if impl.offers(prim.id, op)), None)
+
+
+def off(ns: float, target_ns: float) -> float:
+    """How far ``ns`` is from the target: time / target − 1 (what the table prints)."""
+    return ns / target_ns - 1
+
+
+def bounds(spec: policy_mod.Search, prim, cap: int | None) -> tuple[int, int | None]:
+    """The least and largest value searched (the catalog's range, the policy's least, the cap
+    --memory puts on scrypt's N)."""
+    p = prim.params[spec.param]
+    lo = max(int(p.min or 1), spec.least or 1)
+    hi = int(p.max) if p.max is not None else None
+    if cap is not None:
+        hi = cap if hi is None else min(hi, cap)
+    return lo, hi
+
+
+def step(spec: policy_mod.Search, value: int, direction: int) -> int:
+    """The adjacent value: one cost step (log2), a factor 2 (pow2), or one more or less."""
+    if spec.scale == "pow2":
+        return value * 2 if direction > 0 else value // 2
+    return value + direction
+
+
+def scale(spec: policy_mod.Search, value: int, other: int) -> float:
+    """time(other) / time(value) by the scaling law."""
+    if spec.scale == "log2":
+        return 2.0 ** (other - value)
+    return other / value
+
+
+def predict(spec, prim, value: int, ns: float, target_ns: float, cap, prev=None) -> int:
+    """The value the scaling law says takes ``target_ns``, from a probe (and, for a linear
+    law, the line through it and ``prev`` = (value, ns) of another probe), within bounds."""
+    ratio = target_ns / max(ns, 1.0)
+    if spec.scale == "log2":
+        nxt = value + round(math.log2(ratio))
+    elif spec.scale == "pow2":
+        nxt = value * 2 ** round(math.log2(ratio))
+    else:
+        nxt = value * ratio
+        if prev is not None and prev[0] != value and prev[1] != ns:
+            slope = (ns - prev[1]) / (value - prev[0])  # Argon2: a fixed cost plus t passes
+            if slope > 0 and value + (target_ns - ns) / slope > 0:
+                nxt = value + (target_ns - ns) / slope
+        nxt = round(nxt, -3) if nxt >= 10_000 else round(nxt)
+    lo, hi = bounds(spec, prim, cap)
+    return int(min(max(nxt, lo), hi if hi is not None else nxt))
+
+
+def toward(spec, prim, cap, value: int, ns: float, target_ns: float) -> int | None:
+    """The adjacent step on the target's side of ``value``, or None past the bounds."""
+    other = step(spec, value, -1 if ns > target_ns else 1)
+    lo, hi = bounds(spec, prim, cap)
+    return other if other >= lo and (hi is None or other <= hi) else None
+
+
+@dataclass
+class Searcher:
+    spec: policy_mod.Search
+    prim: catalog.Primitive
+    target_ns: float
+    cap: int | None
+    prepare: Callable[[Search, int], Prepared]  # verified; raises Refused or VerifyError
+    bench: Callable[[Prepared], sampling.Bench]
+    timeout_s: float = 60.0
+    clock: Callable[[], float] = time.monotonic
+
+    def probe(self, s: Search, value: int) -> dict:
+        """One probe: the median of PROBE_CALLS single calls, after the request's untimed
+        (verified) call; the first call of a fresh value is no longer the one timed."""
+        p = self.prepare(s, value)
+        expected = self._guess(s, value)
+        timeout = max(self.timeout_s, 10 * expected * (PROBE_CALLS + 1) / 1e9 + 5)
+        samples = self.bench(p)(1, PROBE_CALLS, timeout)
+        per_call = [x["ns"] / x["iterations"] for x in samples]
+        s.tried[value] = p
+        ns = float(statistics.median(per_call))
+        return {"value": value, "ns": ns, "calls": len(per_call), "verification": p.verification}
+
+    def _guess(self, s: Search, value: int) -> float:
+        """The expected ns of a probe (for its timeout), from the last one."""
+        if not s.probes:
+            return self.target_ns
+        last = s.probes[-1]
+        return last["ns"] * max(scale(self.spec, last["value"], value), 1.0)
+
+    def _take(self, s: Search, value: int) -> bool:
+        """Probe ``value``; a refusal after earlier probes ends the search, keeping them."""
+        try:
+            s.probes.append(self.probe(s, value))
+            return True
+        except (Refused, RemoteError) as exc:
+            if not s.probes or isinstance(exc, RemoteError) and exc.kind not in REFUSED:
+                raise
+            s.stopped += f"; {exc} (kept the nearest value it took)"
+            return False
+
+    def nearest(self, s: Search) -> dict:
+        return min(s.probes, key=lambda p: abs(off(p["ns"], self.target_ns)))
+
+    def search(self, s: Search, share_s: float) -> None:
+        start, value = self.clock(), self.spec.start
+        while len(s.probes) < MAX_PROBES:
+            if not self._take(s, value):
+                break
+            p = s.probes[-1]
+            prev = (s.probes[-2]["value"], s.probes[-2]["ns"]) if len(s.probes) > 1 else None
+            nxt = predict(self.spec, self.prim, value, p["ns"], self.target_ns, self.cap, prev)
+            if abs(off(p["ns"], self.target_ns)) <= CLOSE_ENOUGH:
+                s.stopped = "within 3% of the target"
+                break
+            if nxt in s.tried:
+                s.stopped = "the scaling law points at a value already probed"
+                break
+            if len(s.probes) >= 2 and self.clock() - start > share_s:
+                s.stopped = "its share of the time budget was spent"
+                break
+            value = nxt
+        else:
+            s.stopped = f"{MAX_PROBES} probes"
+        s.stopped = s.stopped.lstrip("; ")
+        self.refine(s)
+        s.prepared = s.tried[self.nearest(s)["value"]]
+
+    def refine(self, s: Search) -> None:
+        """While the nearest probe is off by more than TOLERANCE: probe what the law predicts
+        from it, or else the adjacent step on the target's side; keep the nearer."""
+        for _ in range(REFINE_PROBES):
+            best = self.nearest(s)
+            if abs(off(best["ns"], self.target_ns)) <= TOLERANCE:
+                return
+            nxt = predict(self.spec, self.prim, best["value"], best["ns"], self.target_ns, self.cap)
+            if nxt in s.tried:
+                nxt = toward(
+                    self.spec, self.prim, self.cap, best["value"], best["ns"], self.target_ns
+                )
+            if nxt is None or nxt in s.tried:
+                return
+            was = f"{self.spec.param}={best['value']} was {off(best['ns'], self.target_ns):+.0%}"
+            if not self._take(s, nxt):
+                return
+            s.stopped += f"; {was}: probed {self.spec.param}={nxt} too"
+
+    def run(self, s: Search, share_s: float) -> None:
+        """The search, with refusals and failures recorded on ``s`` instead of raised."""
+        try:
+            self.search(s, share_s)
+        except Refused as exc:
+            s.refused = str(exc)
+        except RemoteError as exc:
+            if exc.kind in REFUSED:
+                s.refused = f"{exc.kind}: {exc.message}"
+            else:
+                s.failed = f"{exc.kind}: {exc.message}"
+        except (RunnerFailure, VerifyError) as exc:
+            s.failed = str(exc)
+        if s.prepared is None and not s.refused and not s.failed:
+            s.failed = "no probe succeeded"

@@ -1,0 +1,211 @@
+"""What `list`, `presets`, `verify` and `runs` print (tables or JSON)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from rich.console import Console
+from rich.table import Table
+
+from ..catalog.primitives import Catalog
+from ..measure.rounds import estimate
+from ..plan import cases as plan
+from ..report.tty import terminal_width
+from ..results.document import implementation_dict
+from ..runtimes import cpu_features
+from ..runtimes import declared_sizes as sizes
+from ..runtimes.inputs import case_inputs
+from ..runtimes.protocol import RunnerFailure
+from ..runtimes.session import Runtime
+
+VERIFY_SIZES = (0, 1, 64, 1000, 16384)
+
+
+def _text(render) -> str:
+    buf = io.StringIO()
+    render(Console(file=buf, width=terminal_width(), no_color=True))
+    return buf.getvalue()
+
+
+def switchable(rt: Runtime, library: str) -> str:
+    """What `--cpu-features` can switch off in this library, and how (``-sha`` (unused): its
+    code never takes that path)."""
+    how = cpu_features.support(rt.spec.cpu_features, library)
+    if not how:
+        return "nothing"
+    return " ".join(f"-{f}" + (" (unused)" if h == "unused" else "") for f, h in how.items())
+
+
+def render_list(live: list[Runtime], skipped, fmt: str, catalog: Catalog | None = None) -> str:
+    if fmt == "json":
+        doc = {
+            "runtimes": [rt.info for rt in live],
+            "implementations": [
+                {
+                    **implementation_dict(i),
+                    "cpu_features": cpu_features.support(rt.spec.cpu_features, i.library),
+                }
+                for rt in live
+                for i in rt.implementations
+            ],
+            "skipped": [{"runtime": r, "reason": why} for r, why in skipped],
+        }
+        if catalog is not None:
+            doc["declared_sizes"] = sizes.declared_all(catalog, live)
+        return json.dumps(doc, indent=2) + "\n"
+
+    def draw(console):
+        rts = Table(title="runtimes", title_justify="left")
+        for col in ("runtime", "version", "details"):
+            rts.add_column(col)
+        for rt in live:
+            details = ", ".join(f"{k}={v}" for k, v in (rt.info.get("details") or {}).items())
+            rts.add_row(rt.id, f"{rt.info.get('name', '')} {rt.info.get('version', '')}", details)
+        for rid, why in skipped:
+            rts.add_row(rid, "skipped", why)
+        console.print(rts)
+        impls = Table(title="implementations", title_justify="left")
+        for col in ("implementation", "version", "backend", "primitives (operations)"):
+            impls.add_column(col, overflow="fold")
+        impls.add_column("--cpu-features can switch off", overflow="fold")
+        for rt in live:
+            for i in rt.implementations:
+                prims = ", ".join(
+                    f"{p} ({'/'.join(o.operations)}{sizes.list_suffix(catalog, p, o)})"
+                    for p, o in sorted(i.primitives.items())
+                )
+                impls.add_row(i.id, i.version, i.backend_label, prims, switchable(rt, i.library))
+        console.print(impls)
+
+    return _text(draw)
+
+
+def render_presets(cat: Catalog, live: list[Runtime], rounds: int = 3) -> str:
+    impls = [i for rt in live for i in rt.implementations]
+    isolated = {rt.id for rt in live if rt.isolate}
+
+    def draw(console):
+        t = Table(
+            title="presets (durations estimated for the runtimes found here)", title_justify="left"
+        )
+        for col in ("preset", "what it runs", "cases", "about"):
+            t.add_column(col, overflow="fold")
+        for name in plan.preset_names():
+            p = plan.load_preset(name, cat)
+            f = plan.with_preset_exclusions(p, plan.Filters())
+            cases, _ = plan.build(p.groups, f, cat, impls)
+            prims = sorted({pr for g in p.groups for pr in g.primitives})
+            sets = max(1, len(p.cpu_features))  # each feature set: every case again, at most
+            mins = sets * estimate(cases, p.time_per_case or 1.0, rounds, isolated) / 60
+            count = f"≤ {sets * len(cases)}" if sets > 1 else str(len(cases))
+            t.add_row(name, f"{p.description}\n[{', '.join(prims)}]", count, f"{mins:.1f} min")
+        console.print(t)
+
+    return _text(draw)
+
+
+def verify_matrix(
+    verifier, cat: Catalog, live: list[Runtime], runtimes, impl_ids, primitives, console
+) -> list[dict]:
+    """Known answers for every offered (implementation, primitive, operation), then agreement
+    on random inputs at several sizes."""
+    rows = []
+    for rt in live:
+        if runtimes and not any(plan.runtime_matches(rt.id, r) for r in runtimes):
+            continue
+        for impl in rt.implementations:
+            if impl_ids and impl.id not in impl_ids:
+                continue
+            for pid, offer in sorted(impl.primitives.items()):
+                if pid not in cat or (primitives and pid not in primitives):
+                    if pid not in cat:
+                        rows.append(
+                            {
+                                "implementation": impl.id,
+                                "primitive": pid,
+                                "operation": "*",
+                                "ok": False,
+                                "status": "failed",
+                                "detail": "not a catalog id",
+                            }
+                        )
+                    continue
+                for op in offer.operations:
+                    rows.append(_verify_one(verifier, cat, impl, pid, op))
+                    mark = {"ok": "ok  ", "unverifiable": "n/v "}.get(rows[-1]["status"], "FAIL")
+                    console.print(f"{mark} {impl.id} {pid} {op}", markup=False)
+    return rows
+
+
+def _verify_one(verifier, cat, impl, pid, op) -> dict:
+    prim = cat.get(pid)
+    row = {"implementation": impl.id, "primitive": pid, "operation": op}
+    try:
+        check = verifier.known_answers(impl, pid, op)
+        details = [check.detail]
+        sizes = plan.PASSWORD_SIZES if prim.is_slow else VERIFY_SIZES
+        params = cat.resolve_params(prim, {}, op)
+        for size in sizes if check.ok else ():
+            inputs = case_inputs(prim, op, size, params, seed=size)
+            res, _, _ = verifier.check_case(impl, prim, op, inputs, params)
+            if not res.ok:
+                check = res
+                details = [f"size {size}: {res.detail}"]
+                break
+            details = [res.detail]
+        status = "ok" if check.ok else "unverifiable" if check.unverifiable else "failed"
+        return {**row, "ok": check.ok, "status": status, "detail": details[-1]}
+    except RunnerFailure as exc:
+        return {**row, "ok": False, "status": "failed", "detail": f"runner {exc}"}
+
+
+def render_matrix(rows: list[dict], fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps({"verification": rows}, indent=2) + "\n"
+
+    def draw(console):
+        t = Table(title="verification", title_justify="left")
+        for col in ("implementation", "primitive", "operation", "result", "detail"):
+            t.add_column(col, overflow="fold")
+        for r in rows:
+            t.add_row(
+                r["implementation"],
+                r["primitive"],
+                r["operation"],
+                {"ok": "ok", "unverifiable": "unverifiable"}.get(r["status"], "FAILED"),
+                r["detail"],
+            )
+        console.print(t)
+        counts = {s: sum(r["status"] == s for r in rows) for s in ("ok", "unverifiable", "failed")}
+        console.print(
+            f"{counts['ok']} passed, {counts['unverifiable']} unverifiable "
+            f"(never timed), {counts['failed']} failed"
+        )
+
+    return _text(draw)
+
+
+def render_runs(runs: list[dict], fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps({"runs": runs}, indent=2) + "\n"
+
+    def draw(console):
+        t = Table(title="runs", title_justify="left")
+        for col in ("id", "name", "machine", "started", "status", "preset", "cases", "command"):
+            t.add_column(col, overflow="fold")
+        for r in runs:
+            m = r.get("machine") or {}
+            t.add_row(
+                r["id"][:8],
+                r.get("name") or "",
+                m.get("label") or m.get("hostname") or "",
+                r["started"],
+                r["status"] + (f" ({r['status_detail']})" if r.get("status_detail") else ""),
+                r.get("preset") or "",
+                str(r.get("n_cases", "")),
+                r.get("command", ""),
+            )
+        console.print(t)
+
+    return _text(draw)

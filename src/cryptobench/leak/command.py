@@ -1,0 +1,283 @@
+"""`cryptobench leak`: a dudect-style paired timing-leakage check (docs/methodology.md,
+"Timing leakage"). Plan the targets per runtime (the two controls, AEAD `open` with a bad tag,
+password `verify` with a wrong password; no runner offers a MAC `verify` call yet), send each
+runner its `leak` requests (docs/protocol.md), test the two classes (stats.leak) and store
+every case."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+
+from ..catalog import primitives as catalog_mod
+from ..errors import UsageError
+from ..results import document as results
+from ..results import machine
+from ..run.lock import RunLock
+from ..runtimes.protocol import RemoteError, RunnerFailure
+from ..runtimes.session import open_runtimes
+from ..stats.leak import block_ids, leak_test, leak_verdict
+from ..store.sqlite import open_store
+from .targets import Target, Unverified, classes_for, plan_targets
+
+# Each case is sent as BLOCKS requests (fewer when short: at least BLOCK_MIN measurements
+# each); every request prepares its calls afresh, so their placement in memory changes from
+# block to block, and the test's unit is the block (stats.leak). Alternate requests swap
+# which prepared call serves which class.
+BLOCKS = 64
+BLOCK_MIN = 60
+NO_POWER = "no verdict: the early-exit control was not detected in this runtime (no power here)"
+NO_CONTROL = "no verdict: the early-exit control did not run in this runtime"
+DEFAULT_MEASUREMENTS = 100_000
+
+
+@dataclass
+class LeakRequest:
+    command: str
+    db: Path
+    runtimes: list[str] = field(default_factory=list)
+    impls: list[str] = field(default_factory=list)
+    primitives: list[str] = field(default_factory=list)
+    measurements: int = DEFAULT_MEASUREMENTS
+    control_bytes: int | None = None  # None: the runtime's runner.toml [leak], else 64
+    seed: int = 0
+    timeout: float = 120.0
+    wait: bool = False
+
+
+def order(seed: int, label: str, n: int) -> bytes:
+    """The classes' interleaving (0 = A, 1 = B): random, from the run's seed and the case."""
+    digest = hashlib.sha256(f"{seed}:{label}".encode()).digest()
+    rng = np.random.default_rng(int.from_bytes(digest[:8], "big"))
+    return rng.integers(0, 2, n, dtype=np.uint8).tobytes()
+
+
+def decode_ns(text: str, n: int) -> np.ndarray:
+    """The runner's ``ns``: base64 of little-endian uint32, one per measurement."""
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (ValueError, TypeError):
+        raise RunnerFailure("protocol", "leak: ns is not base64") from None
+    if len(raw) != 4 * n:
+        raise RunnerFailure("protocol", f"leak: {len(raw) // 4} measurements for {n} asked")
+    return np.frombuffer(raw, dtype="<u4").astype(float)
+
+
+def _case(t: Target, req: LeakRequest) -> dict:
+    impl = t.impl
+    return {
+        "runtime": t.runtime.id,
+        "implementation": t.impl_id,
+        "library": impl.library if impl else "control",
+        "library_version": impl.version if impl else t.runtime.info.get("version", ""),
+        "backend": impl.backend_label if impl else "",
+        "primitive": t.primitive,
+        "family": t.family,
+        "operation": "leak",
+        "size": t.size,
+        "params": t.params,
+        "security_status": "",
+        "code_path": impl.code_path if impl else "",
+        **results.unmeasured(),
+        "leak": {"target": t.operation, "measurements": t.measurements},
+    }
+
+
+def blocks_for(n: int) -> int:
+    return max(1, min(BLOCKS, n // BLOCK_MIN))
+
+
+def _spans(blocks: np.ndarray) -> list[tuple[int, int]]:
+    """(start, end) of each block's contiguous run of measurements."""
+    edges = np.flatnonzero(np.diff(blocks)) + 1
+    cuts = [0, *edges.tolist(), len(blocks)]
+    return list(zip(cuts[:-1], cuts[1:], strict=True))
+
+
+def _chunk(t: Target, req, shared, classes, seq: bytes, swap: bool, want):
+    """One leak request over a slice of the order. ``swap``: the runner's first prepared
+    call gets class B's inputs, so which of its two set-ups (key schedule, buffers, their
+    addresses) serves a class alternates between requests and cancels out of the test."""
+    sent = (1 - np.frombuffer(seq, dtype=np.uint8)).astype(np.uint8).tobytes() if swap else seq
+    got = t.runtime.request(
+        "leak",
+        req.timeout,
+        **({"impl": t.impl.library} if t.impl else {}),
+        primitive=t.primitive,
+        operation=t.operation,
+        inputs=shared,
+        classes=classes[::-1] if swap else classes,
+        params=t.params,
+        order=base64.b64encode(sent).decode(),
+    )
+    if got.get("outcomes") != want:
+        raise Unverified(f"classes gave {got.get('outcomes')!r}, not {want!r}")
+    return decode_ns(got.get("ns", ""), len(seq)), str(got.get("clock", ""))
+
+
+CLASSES = {
+    "control": "differ at byte 0 / at the last byte",
+    "aead": "wrong first / last byte of the tag",
+    "password-hash": "password wrong in its first / last character",
+}
+
+
+def _time(t: Target, cat, req: LeakRequest):
+    """The classes' inputs, then every block's single-call times: (ns, order, blocks,
+    clock, the outcome both classes gave)."""
+    shared, classes, expect = classes_for(t, cat, req.seed, req.timeout)
+    want = ["auth_failed", "auth_failed"] if expect == "auth" else [expect, expect]
+    seq = order(req.seed, f"{t.impl_id}:{t.primitive}:{t.operation}", t.measurements)
+    blocks = block_ids(t.measurements, blocks_for(t.measurements))
+    parts = [
+        _chunk(t, req, shared, classes, seq[k0:k1], swap=k % 2 == 1, want=want)
+        for k, (k0, k1) in enumerate(_spans(blocks))
+    ]
+    ns = np.concatenate([p[0] for p in parts])
+    return ns, np.frombuffer(seq, dtype=np.uint8), blocks, parts[0][1], want[0]
+
+
+def measure(t: Target, cat, req: LeakRequest) -> dict:
+    """One target: its classes' inputs, the runner's single-call times, the dudect tests."""
+    res = _case(t, req)
+    try:
+        ns, classes, blocks, clock, outcome = _time(t, cat, req)
+    except RemoteError as exc:
+        if exc.kind == "unsupported" and t.params.get("fresh_context") is False:
+            # an API that refuses to reuse its key for this operation: fresh contexts
+            return measure(replace(t, params={**t.params, "fresh_context": True}), cat, req)
+        status = "skipped" if exc.kind == "unsupported" else "failed"
+        return {**res, "status": status, "error": f"{exc.kind}: {exc.message}"}
+    except RunnerFailure as exc:
+        return {**res, "status": "failed", "error": str(exc)}
+    except Unverified as exc:
+        return {**res, "status": "failed", "error": f"not verified: {exc}"}
+    test = leak_test(ns, classes, blocks)
+    res["leak"].update(
+        t=test.t,
+        test=test.test,
+        n_a=test.n_a,
+        n_b=test.n_b,
+        detectable_ns=test.detectable_ns,
+        median_a_ns=test.median_a,
+        median_b_ns=test.median_b,
+        distinct=test.distinct,
+        curve=test.curve,
+        blocks=test.blocks,
+        verdict=leak_verdict(test),
+        clock=clock,
+        classes=CLASSES[t.family],
+    )
+    med = float(np.median(ns))
+    return {
+        **res,
+        "status": "ok",
+        "verified": True,
+        "verification": f"both classes: {outcome}",
+        "median_ns": med,
+        "ci_low_ns": med,
+        "ci_high_ns": med,
+        "n_samples": t.measurements,
+    }
+
+
+def gate(cases: list[dict]) -> None:
+    """A runtime whose early-exit control was not flagged had no power: no verdicts there.
+    A flagged constant-time control says the check may see what is not in the call."""
+    for rt in {c["runtime"] for c in cases}:
+        mine = [c for c in cases if c["runtime"] == rt and c["status"] == "ok"]
+        ctl = {c["primitive"]: c["leak"]["verdict"] for c in mine if c["family"] == "control"}
+        for c in mine:
+            if c["family"] == "control" or c["leak"].get("gated"):
+                continue
+            c["leak"]["gated"] = True  # once: the controls come first in each runtime
+            if ctl.get("equal") != "leak":
+                c["leak"]["verdict_before_gate"] = c["leak"]["verdict"]
+                c["leak"]["verdict"] = NO_POWER if "equal" in ctl else NO_CONTROL
+            elif ctl.get("equal-ct") == "leak":
+                c["flags"].append(
+                    "the constant-time control was flagged too: a leak here may not be the call's"
+                )
+
+
+@dataclass
+class Outcome:
+    run: dict
+    results: list[dict]
+    failures: int
+
+
+def _start(req: LeakRequest, live, skipped, cat, console: Console):
+    """Check the selection and plan the targets (UsageError when nothing fits)."""
+    known = [i.id for rt in live for i in rt.implementations]
+    for i in req.impls:
+        if i not in known:
+            raise UsageError(f"unknown implementation {i!r}; valid: {', '.join(known)}")
+    for rid, why in skipped:
+        console.print(f"skipped {rid}: {why}", markup=False)
+    targets = plan_targets(live, cat, req)
+    if not any(t.impl for t in targets) and (req.impls or req.primitives):
+        raise UsageError("nothing to check: no selected implementation offers a leak target")
+    return targets
+
+
+def _measure_all(targets, cat, req: LeakRequest, store, run_doc: dict, console) -> None:
+    """Every target in order, gated and stored as it finishes."""
+    cases, last = [], None
+    for seq, t in enumerate(targets):
+        if t.runtime.isolate and t.impl_id != last:
+            t.runtime.stop()  # JIT runtimes: a fresh process per implementation
+        last = t.impl_id
+        res = measure(t, cat, req)
+        cases.append(res)
+        gate(cases)  # controls come first in each runtime
+        store.put_case(run_doc["id"], seq, res)
+        console.print(_progress(res), markup=False)
+
+
+def run(req: LeakRequest, console: Console) -> Outcome:
+    cat = catalog_mod.load()
+    for p in req.primitives:
+        cat.get(p)  # unknown → UsageError listing the valid ids
+    store = open_store(req.db)
+    live, skipped = open_runtimes(req.runtimes, req.impls, only_needed=True)
+    try:
+        targets = _start(req, live, skipped, cat, console)
+        with RunLock(wait=req.wait):
+            settings = {"measurements": req.measurements, "operation": "leak"}
+            fingerprint, commit = machine.fingerprint(), machine.git_commit()
+            run_doc = results.start(
+                req.command, None, req.seed, settings, fingerprint, commit, live, skipped
+            )
+            store.begin_run(run_doc)
+            console.print(
+                f"leak run {run_doc['id'][:8]}: {len(targets)} cases; results in {store.path}",
+                markup=False,
+            )
+            cpu0, load0, interrupted = machine.cpu_times(), os.getloadavg()[0], True
+            try:
+                _measure_all(targets, cat, req, store, run_doc, console)
+                interrupted = False
+            finally:
+                steal = machine.steal_fraction(cpu0, machine.cpu_times())
+                results.finish(run_doc, interrupted, steal, load0)
+                store.update_run(run_doc)
+    finally:
+        for rt in live:
+            rt.stop()
+    run_doc, stored = store.load(run_doc["id"])
+    return Outcome(run_doc, stored, sum(r["status"] == "failed" for r in stored))
+
+
+def _progress(res: dict) -> str:
+    head = f"{res['implementation']} {res['primitive']} {res['leak']['target']}"
+    if res["status"] != "ok":
+        return f"{head}: {res['status']} ({res['error']})"
+    lk = res["leak"]
+    return f"{head}: |t| = {abs(lk['t']):.1f} over {res['n_samples']}: {lk['verdict']}"

@@ -1,0 +1,165 @@
+"""One case, verified before it is timed, then measured in one round (docs/methodology.md).
+
+`prepare` runs the verification and keeps what the rounds need (the inputs to time, the
+output the timed code path must return); `measure_round` asks the runner for batches through
+`sampling`. The rounds themselves are `measure/rounds.py`'s.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..catalog.primitives import NOOP, NOOP_SIZE
+from ..plan.cases import Case
+from ..results import document as results
+from ..runtimes.inputs import case_inputs
+from ..runtimes.msggen import Generated, reference
+from ..runtimes.protocol import RemoteError, RunnerFailure, check_samples
+from ..runtimes.session import Runtime
+from ..verify.verifier import Verifier, VerifyError
+from . import sampling, slowop
+
+
+@dataclass
+class Prepared:
+    """A verified case, ready to be timed in every round."""
+
+    seq: int  # its row in the run
+    case: Case
+    inputs: dict  # what the bench request sends
+    expected: str | None  # the verified output; None for salt-generating `hash`
+    verification: str
+    call_ns: float | None = None  # the verified call's duration, where timed (slow operations)
+
+
+def noop_cases(cases: list[Case]) -> list[Case]:
+    """One noop case per runtime that has fast cases: its loop and call overhead (not beside
+    huge messages only, where a call's overhead is nothing and its second of budget is much)."""
+    seen, out = set(), []
+    for c in cases:
+        small = not c.prim.is_slow and c.size < slowop.HUGE_MESSAGE
+        if small and c.runtime_key not in seen:
+            seen.add(c.runtime_key)
+            out.append(Case(c.impl, NOOP, "digest", NOOP_SIZE, {}, c.cpu_off))
+    return out
+
+
+def prepare(verifier: Verifier, case: Case, seq: int, seed: int) -> Prepared | dict:
+    """The verified case, or the stored result saying why it cannot be timed."""
+    if case.prim.id == NOOP.id:
+        expected = NOOP_SIZE.to_bytes(8, "big").hex()
+        return Prepared(seq, case, {"msg": "00" * NOOP_SIZE}, expected, "returns its length")
+    try:
+        inputs = case_inputs(case.prim, case.operation, case.size, case.params, seed)
+    except ValueError as exc:  # a cipher's message (and output) travels as hex: 64 MiB at most
+        return results.skipped(case, f"{case.operation} {exc}: digests and MACs take any size")
+    try:
+        call_ns = own_call_ns(verifier, case, inputs)
+        if isinstance(call_ns, dict):
+            return call_ns
+        once = isinstance(inputs.get("msg"), Generated) and slowop.one_opinion(case.size, call_ns)
+        check_case = slowop.check_once if once else Verifier.check_case
+        check, bench_inputs, expected = check_case(
+            verifier, case.impl, case.prim, case.operation, inputs, case.params
+        )
+    except RunnerFailure as exc:
+        return results.failed(case, f"runner {exc.kind}: {exc}")
+    if check.unverifiable:  # never timed; shown with its reason, not a failure
+        return results.skipped(case, check.detail)
+    if not check.ok:
+        return results.failed(case, f"verification failed: {check.detail}", check.detail)
+    detail = check.detail
+    msg = bench_inputs.get("msg")
+    generated = isinstance(msg, Generated) and not once  # once: the reference was the opinion
+    ref = reference(case.prim.id, msg, case.params) if generated else None
+    if ref is not None:
+        if ref[0] != expected:
+            why = f"differs from {ref[1]} over the same generated message"
+            return results.failed(case, f"verification failed: {why}", why)
+        detail = f"{detail}; matches {ref[1]}"
+    return Prepared(seq, case, bench_inputs, expected, detail, call_ns)
+
+
+def own_call_ns(verifier: Verifier, case: Case, inputs: dict) -> float | dict | None:
+    """How long the implementation's own call on a generated message takes (the verifier keeps
+    its output for agreement), so the slow-operation policy knows a long call before timing it.
+    None where there is nothing to time or the call failed (check_case says why); the skipped
+    result where the runtime cannot hold the message."""
+    if not isinstance(inputs.get("msg"), Generated):
+        return None
+    if not verifier.known_answers(case.impl, case.prim.id, case.operation).ok:
+        return None
+    t0 = time.perf_counter_ns()
+    try:
+        verifier.output_for(case.impl, case.prim.id, case.operation, inputs, case.params)
+    except RemoteError as exc:
+        if slowop.cannot_hold(exc):
+            return results.skipped(case, exc.message)
+        return None
+    except VerifyError:
+        return None
+    return time.perf_counter_ns() - t0
+
+
+def bench_request(
+    rt: Runtime, p: Prepared, iterations: int, batches: int, timeout: float, **extra
+) -> dict:
+    """One `bench` request for a prepared case; its output must be the verified one."""
+    res = rt.request(
+        "bench",
+        timeout,
+        impl=p.case.impl.library,
+        primitive=p.case.prim.id,
+        operation=p.case.operation,
+        inputs=p.inputs,
+        params=p.case.params,
+        iterations=iterations,
+        batches=batches,
+        **extra,
+    )
+    out = res.get("output")
+    if p.expected is not None and out != p.expected:
+        raise VerifyError(f"bench output {str(out)[:40]} differs from the verified output")
+    return res
+
+
+def bench_for(rt: Runtime, p: Prepared, outputs: list) -> sampling.Bench:
+    """The sampler's bench(iterations, batches, timeout) for a prepared case; each answer's
+    output is appended to ``outputs``."""
+
+    def bench(iterations: int, batches: int, timeout: float) -> list[dict]:
+        res = bench_request(rt, p, iterations, batches, timeout)
+        outputs.append(res.get("output"))
+        return check_samples(res.get("samples"), iterations, batches)
+
+    return bench
+
+
+def measure_round(
+    rt: Runtime, p: Prepared, policy: sampling.Policy, verifier: Verifier, first_round: bool
+) -> sampling.Measurement:
+    """One round of one case. Raises RunnerFailure, RemoteError or VerifyError. On a runtime
+    that reports JIT compilation, every case warms up for at least ``policy.jit_warmup_s``:
+    a JIT can sit flat in slower code with nothing compiling, so quiet alone proves nothing."""
+    outputs: list = []
+    m = sampling.measure(
+        bench_for(rt, p, outputs),
+        policy,
+        p.case.prim.is_slow,
+        min_warmup_s=policy.jit_warmup_s,
+        expected_ns=p.call_ns,
+    )
+    if first_round and p.expected is None and p.case.operation == "hash":
+        # a salted hash differs each call: the timed path's output must verify elsewhere
+        verifier.verify_elsewhere(p.case.prim, p.inputs["password"], str(outputs[0]), p.case.params)
+    return m
+
+
+def round_error(exc: Exception) -> str:
+    """What a failed round says about why."""
+    if isinstance(exc, RunnerFailure):
+        return f"runner {exc.kind}: {exc}"
+    if isinstance(exc, RemoteError):
+        return f"{exc.kind}: {exc.message}"
+    return f"verification failed: {exc}"

@@ -1,0 +1,306 @@
+"""Adaptive sampling of one case in one round: calibrate, warm up, sample until precise or
+out of the round's time.
+
+The decisions are stats.py's; this module only asks the runner for batches
+(docs/methodology.md, "How a case is measured"). Rounds are the scheduler's (measure/rounds.py).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from .. import stats
+from ..stats import batches as rules
+
+TARGET_BATCH_NS = 10_000_000  # a batch lasts ~10 ms
+CALIBRATION_NS = 1_000_000  # calibrate until one batch takes ≥ 1 ms
+SLOW_OP_NS = 10_000_000  # ≥ 10 ms per operation: one operation per batch
+CHUNK_NS = 100_000_000  # ask for ~100 ms of batches per request
+LONG_CALL_NS = 100_000_000  # ≥ 100 ms per call: the slow-operation policy (below)
+LONG_CALL_MIN_SAMPLES = 3  # its floor of kept batches in a round
+
+
+@dataclass
+class Policy:
+    precision: float = 0.01  # target CI half-width / median
+    budget_s: float = 1.0  # time per case (in one round: the run's budget / rounds)
+    min_samples: int = 10  # kept batches at least (in one round)
+    slow_min_samples: int = 10  # the same for operations of ≥ 10 ms
+    slow_precision: float = 0.03  # relaxed target for KDFs/password hashes
+    base_timeout_s: float = 60.0
+    max_warmup_s: float = 3.0  # how long a runtime that is still compiling may warm up
+    jit_warmup_s: float = 1.0  # the least warm-up of a case on a runtime that reports JIT
+
+
+def for_rounds(policy: Policy, rounds: int) -> Policy:
+    """The policy of one of ``rounds`` rounds: the case's budget split over them; the sample
+    floors split too (between-round variation, not batches, now sets the interval), but never
+    below 5 batches (3 for slow operations) in a round."""
+    return replace(
+        policy,
+        budget_s=policy.budget_s / rounds,
+        min_samples=max(5, math.ceil(policy.min_samples / rounds)),
+        slow_min_samples=max(3, math.ceil(policy.slow_min_samples / rounds)),
+    )
+
+
+@dataclass
+class Measurement:
+    samples: list[dict]  # kept batches
+    warmup: list[dict]  # discarded batches (calibration + warm-up)
+    iterations: int
+    ci: stats.MedianCI
+    target: float
+    stop_reason: str
+    slow: bool
+    elapsed_s: float
+    flags: list[str] = field(default_factory=list)
+    warmup_reason: str = ""
+
+    @property
+    def warmup_ns(self) -> int:
+        return int(sum(s["ns"] for s in self.warmup))
+
+
+# bench(iterations, batches, timeout_s) -> samples; raises on failure / wrong output
+Bench = Callable[[int, int, float], list[dict]]
+
+
+def _timeout(policy: Policy, expected_ns: float) -> float:
+    """Scales with the expected duration, so a 2-second pure-JS Argon2 is not a hang."""
+    return max(policy.base_timeout_s, 10 * expected_ns / 1e9 + 5)
+
+
+def calibrate(bench: Bench, policy: Policy, first_timeout: float) -> tuple[float, list[dict]]:
+    """ns/op from growing single batches; returns (ns_per_op, calibration batches)."""
+    iterations, spent = 1, []
+    timeout = first_timeout
+    while True:
+        (s,) = bench(iterations, 1, timeout)
+        spent.append(s)
+        per_op = max(s["ns"], 1) / iterations
+        if s["ns"] >= CALIBRATION_NS or iterations >= 1 << 30:
+            if iterations == 1 and len(spent) == 1:
+                # one cold call (first use, JIT) must not make a fast op look slow: confirm it
+                (again,) = bench(1, 1, _timeout(policy, s["ns"]))
+                spent.append(again)
+                per_op = max(min(s["ns"], again["ns"]), 1)
+                if per_op < CALIBRATION_NS:
+                    iterations, timeout = 2, _timeout(policy, per_op * 2)
+                    continue
+            return per_op, spent
+        grow = min(100, max(2, int(2 * CALIBRATION_NS / max(s["ns"], 1))))
+        iterations *= grow
+        timeout = _timeout(policy, per_op * iterations)
+
+
+def measure(
+    bench: Bench,
+    policy: Policy,
+    slow_family: bool,
+    clock: Callable[[], float] = time.monotonic,
+    first_timeout: float | None = None,
+    min_warmup_s: float = 0.0,
+    expected_ns: float | None = None,
+) -> Measurement:
+    """One round of one case. ``min_warmup_s``: the least warm-up a runtime that reports JIT
+    compilation gets (as JMH's warm-up iterations); others are not held to it.
+    ``expected_ns``: how long the verified call took, where known (slow-operation policy)."""
+    start = clock()
+    per_op, warm, bench = first_estimate(bench, policy, slow_family, first_timeout, expected_ns)
+    slow = slow_family or per_op >= SLOW_OP_NS
+    target = policy.slow_precision if slow else policy.precision
+    min_samples = sample_floor(policy, slow, slow_family, per_op)
+    warm_ns = sum(s["ns"] for s in warm)
+    values: list[float] = []
+    batches: list[dict] = []
+    keep_from: int | None = None
+    base = 0  # batches before this one were sized for a slower code path: warm-up
+    note = ""
+    while True:
+        if base == len(batches):  # (re)size batches to ~10 ms at the current speed
+            iterations = 1 if slow else rules.iterations_for(per_op, TARGET_BATCH_NS)
+            batch_ns = per_op * iterations
+            chunk = batches_per_request(slow, slow_family, batch_ns, min_samples)
+        got = bench(iterations, chunk, _timeout(policy, batch_ns * chunk))
+        batches.extend(got)
+        values.extend(s["ns"] / s["iterations"] for s in got)
+        now_per_op = float(np.median([s["ns"] / s["iterations"] for s in got]))
+        if not slow and now_per_op < per_op / 2:  # compiled: 2× faster than batches were sized
+            note = f"{per_op / now_per_op:.0f}× faster after {len(batches)} batches (resized); "
+            per_op, base = now_per_op, len(batches)
+        keep_from, why = _steady(batches, values, base, warm_ns, min_warmup_s, min_samples, slow)
+        why = note + why
+        kept = values[keep_from:] if keep_from is not None else []
+        prec = stats.median_ci(kept).precision if len(kept) >= 2 else float("inf")
+        elapsed = clock() - start
+        limits = {"target": target, "budget_s": policy.budget_s, "min_samples": min_samples}
+        decision = rules.should_stop(len(kept), prec, elapsed, **limits)
+        if decision.stop:
+            break
+        floor = max(3 * policy.budget_s, 2 * min_warmup_s)
+        if keep_from is None and _warmup_over(policy, batches, elapsed, min_samples, floor):
+            decision = rules.StopDecision(True, "no steady state")
+            break
+    flags = []
+    if keep_from is None:
+        keep_from, why = _never_steady(batches, slow, elapsed, why)
+        flags.append(why)
+    kept_batches = batches[keep_from:]
+    ci = stats.median_ci(stats.per_op(kept_batches))
+    flags += rules.noise_flags(stats.per_op(kept_batches), ci, target)
+    flags += long_call_flags(policy, slow, slow_family, per_op, min_samples, ci)
+    return Measurement(
+        samples=kept_batches,
+        warmup=warm + batches[:keep_from],
+        iterations=iterations,
+        ci=ci,
+        target=target,
+        stop_reason=decision.reason,
+        slow=slow,
+        elapsed_s=clock() - start,
+        flags=flags,
+        warmup_reason=why,
+    )
+
+
+def _never_steady(batches, slow: bool, elapsed: float, why: str) -> tuple[int, str]:
+    """Keep what followed the last compilation, or the second half; and say so."""
+    keep_from = stats.compiled_until(_jit(batches, not slow))
+    if len(batches) - keep_from < 2:
+        keep_from = len(batches) // 2
+    return keep_from, f"no steady state within {elapsed:.1f} s: {why}"
+
+
+def _steady(batches, values, base: int, warm_ns: float, min_warmup: float, floor: int, slow):
+    """(index of the first kept batch or None, why warm-up ended or goes on): not before the
+    batches sized for a slower path (``base``) nor the JIT warm-up a compiling runtime owes."""
+    lo = max(base, _after(warm_ns, batches, min_warmup) if _reports_jit(batches) else 0)
+    start_at, why = steady_from(batches[lo:], values[lo:], floor, jit=not slow)
+    if lo > base and start_at is not None:
+        why = f"JIT warm-up of at least {min_warmup:g} s, then {why}"
+    return (None if start_at is None else lo + start_at), why
+
+
+# -- the slow-operation policy (docs/methodology.md, "Slow operations") -------------------------
+def is_long_call(ns: float | None) -> bool:
+    """One call of ≥ 100 ms: a huge message, or a slow library at a large size."""
+    return ns is not None and ns >= LONG_CALL_NS
+
+
+def first_estimate(
+    bench: Bench,
+    policy: Policy,
+    slow_family: bool,
+    first_timeout: float | None,
+    expected_ns: float | None,
+) -> tuple[float, list[dict], Bench]:
+    """(ns/op, calibration batches, the bench to go on with). After a verified call of ≥ 100 ms
+    (a message operation's), the first request asks the floor's one-call batches at once, and
+    they are the round's first batches, not calibration, if one call takes ≥ 10 ms; a cold call
+    that made a fast operation look long is caught here: its batches are warm-up and calibration
+    runs as usual."""
+    if slow_family or not is_long_call(expected_ns):
+        per_op, warm = calibrate(bench, policy, first_timeout or policy.base_timeout_s)
+        return per_op, warm, bench
+    k = sample_floor(policy, True, False, float(expected_ns))
+    got = bench(1, k, _timeout(policy, expected_ns * k))
+    per_op = float(np.median([s["ns"] for s in got]))
+    if per_op < SLOW_OP_NS:
+        per_op, warm = calibrate(bench, policy, first_timeout or policy.base_timeout_s)
+        return per_op, got + warm, bench
+    first = [got]
+
+    def replay(iterations: int, batches: int, timeout: float) -> list[dict]:
+        return first.pop() if first else bench(iterations, batches, timeout)
+
+    return per_op, [], replay
+
+
+def sample_floor(policy: Policy, slow: bool, slow_family: bool, per_op: float) -> int:
+    """Kept batches a round needs at least. A long call of a message operation needs only as
+    many as fit in the round's budget, but at least 3 ([min, max] of 3 covers the median with
+    75%, reported as such); password hashes and KDFs keep their floor: their slowness is the
+    figure, and presets budget for it."""
+    floor = policy.slow_min_samples if slow else policy.min_samples
+    if slow_family or not is_long_call(per_op):
+        return floor
+    fit = math.ceil(policy.budget_s * 1e9 / per_op)
+    return max(LONG_CALL_MIN_SAMPLES, min(floor, fit))
+
+
+def batches_per_request(slow: bool, slow_family: bool, batch_ns: float, min_samples: int) -> int:
+    """~100 ms of batches per request; one at a time for slow operations, except long calls of
+    message operations: each request also runs one untimed, verified call and expands the
+    generated message, so a long call asks for the whole floor at once."""
+    if not slow_family and is_long_call(batch_ns):
+        return min_samples
+    return 1 if slow else max(1, min(50, int(CHUNK_NS / batch_ns)))
+
+
+def long_call_flags(
+    policy: Policy, slow: bool, slow_family: bool, per_op: float, floor: int, ci: stats.MedianCI
+) -> list[str]:
+    """What the result says when the slow-operation policy lowered the floor: the interval is
+    not widened or narrowed, its coverage is said."""
+    usual = policy.slow_min_samples if slow else policy.min_samples
+    if slow_family or not is_long_call(per_op) or floor >= usual:
+        return []
+    cover = ""
+    if ci.confidence < stats.CONFIDENCE:
+        cover = f"; {ci.n} samples: CI coverage {ci.confidence:.0%}"
+    return [
+        f"slow operation (≥ {LONG_CALL_NS / 1e9:g} s per call): a floor of {floor} samples "
+        f"per round, not {usual} (slow-operation policy){cover}"
+    ]
+
+
+def _after(warm_ns: float, batches: list[dict], seconds: float) -> int:
+    """Index of the first batch that starts once ``seconds`` of warm-up have run."""
+    spent = warm_ns
+    for i, b in enumerate(batches):
+        if spent >= seconds * 1e9:
+            return i
+        spent += b["ns"]
+    return len(batches)
+
+
+def _reports_jit(batches: list[dict]) -> bool:
+    return any(b.get("compiles") is not None for b in batches)
+
+
+def _jit(batches: list[dict], jit: bool = True) -> list:
+    return [b.get("compiles") if jit else None for b in batches]
+
+
+def steady_from(batches: list[dict], values: list[float], min_kept: int, jit: bool = True):
+    """(index of the first batch to measure, or None; why warm-up ended or goes on).
+
+    Batches that overlapped JIT compilation (``compiles`` > 0, reported by runtimes that can see
+    it) are warm-up; after the last of them, the trend rule (:func:`rules.warmup_end`) must
+    also pass on at least ``min_kept`` batches. Slow operations (one per batch) ignore
+    compilation: a background compile is small beside a 10 ms operation."""
+    quiet = stats.compiled_until(_jit(batches, jit))
+    start = rules.warmup_end(values[quiet:], min_kept=min_kept)
+    if start is None:
+        if quiet == len(batches) or quiet > 0 and len(batches) - quiet < min_kept:
+            return None, "still compiling"
+        return None, "still getting faster"
+    if quiet:
+        return quiet + start, f"no compilation in the last {len(batches) - quiet} batches"
+    return start, "no downward trend"
+
+
+def _warmup_over(policy: Policy, batches, elapsed: float, min_samples: int, floor: float) -> bool:
+    """Give up waiting for a steady state after ``floor`` seconds (3× the budget, or twice the
+    JIT's least warm-up), or, while a JIT is visibly still compiling (in the last
+    ``min_samples`` batches), after ``max_warmup_s``."""
+    if len(batches) < 2 * min_samples or elapsed < floor:
+        return False
+    compiling = stats.compiled_until(_jit(batches)) > len(batches) - min_samples
+    return not compiling or elapsed >= max(policy.max_warmup_s, floor)

@@ -1,0 +1,229 @@
+"""Presets and the plan: which cases a run measures, from a preset and the user's filters."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ..catalog.primitives import KEYED_OPERATIONS, OPERATIONS, Catalog, Primitive
+from ..errors import DataError, UsageError
+from ..paths import project_root
+from ..runtimes import cpu_features
+from ..runtimes.protocol import Implementation
+
+DEFAULT_SIZES = (16, 64, 256, 1024, 8192, 16384)
+PASSWORD_SIZES = (8,)
+
+
+@dataclass
+class Group:
+    primitives: list[str]
+    operations: list[str] | None = None  # None: every operation the primitive has
+    sizes: list[int] | None = None
+    params: dict = field(default_factory=dict)
+
+
+@dataclass
+class Preset:
+    name: str
+    description: str
+    groups: list[Group]
+    time_per_case: float | None = None
+    precision: float | None = None
+    cpu_features: list[tuple[str, ...]] = field(default_factory=list)  # feature sets to run
+    exclude: list[str] = field(default_factory=list)  # globs as --exclude, left to another preset
+
+
+def preset_dir() -> Path:
+    return project_root() / "presets"
+
+
+def preset_names() -> list[str]:
+    return sorted(p.stem for p in preset_dir().glob("*.toml"))
+
+
+def load_preset(name: str, catalog: Catalog | None = None) -> Preset:
+    """A built-in preset by name, or the user's preset file (a path ending in .toml)."""
+    from ..catalog import primitives as catalog_mod
+    from . import presetfile
+
+    cat = catalog or catalog_mod.load()
+    if presetfile.is_file(name):
+        raw = presetfile.read(Path(name), cat)
+    else:
+        path = preset_dir() / f"{name}.toml"
+        if not path.exists():
+            raise UsageError(
+                f"unknown preset {name!r}; valid: {', '.join(preset_names())}, or a FILE.toml"
+            )
+        try:
+            raw = presetfile.read(path, cat)
+        except UsageError as exc:  # a built-in preset that breaks the schema is corrupt
+            raise DataError(f"preset {exc}") from None
+    groups = [Group(**g) for g in raw.pop("groups")]
+    return Preset(groups=groups, **raw)
+
+
+@dataclass(frozen=True)
+class Case:
+    impl: Implementation
+    prim: Primitive
+    operation: str
+    size: int
+    params: dict  # resolved: every parameter, sent to the runner
+    cpu_off: tuple[str, ...] = ()  # --cpu-features: switched off in its runner process
+
+    @property
+    def key(self) -> tuple:
+        return (
+            self.impl.id,
+            self.prim.id,
+            self.operation,
+            self.size,
+            json.dumps(self.params, sort_keys=True),
+            *self.cpu_off,
+        )
+
+    @property
+    def runtime_key(self) -> str:
+        return cpu_features.runtime_key(self.impl.runtime_id, self.cpu_off)
+
+
+@dataclass
+class Filters:
+    runtimes: list[str] = field(default_factory=list)
+    impls: list[str] = field(default_factory=list)
+    primitives: list[str] = field(default_factory=list)
+    operations: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
+    params: dict = field(default_factory=dict)
+
+
+def parse_param(text: str) -> tuple[str, object]:
+    """``K=V`` with V an int, float, true/false, or a string."""
+    if "=" not in text:
+        raise UsageError(f"--param expects K=V, got {text!r}")
+    key, value = text.split("=", 1)
+    low = value.lower()
+    if low in ("true", "false"):
+        return key, low == "true"
+    for cast in (int, float):
+        try:
+            return key, cast(value)
+        except ValueError:
+            pass
+    return key, value
+
+
+def runtime_matches(runtime_id: str, wanted: str) -> bool:
+    """``java`` selects every Java variant; ``java@25`` exactly one."""
+    return runtime_id == wanted or ("@" not in wanted and runtime_id.split("@")[0] == wanted)
+
+
+def validate_filters(
+    f: Filters, catalog: Catalog, runtime_ids: list[str], impl_ids: list[str]
+) -> None:
+    for r in f.runtimes:
+        if not any(runtime_matches(rid, r) for rid in runtime_ids):
+            raise UsageError(f"unknown runtime {r!r}; valid: {', '.join(sorted(runtime_ids))}")
+    for i in f.impls:
+        if i not in impl_ids:
+            raise UsageError(f"unknown implementation {i!r}; valid: {', '.join(sorted(impl_ids))}")
+    for p in f.primitives:
+        catalog.get(p)
+    for op in f.operations:
+        if op not in OPERATIONS:
+            raise UsageError(f"unknown operation {op!r}; valid: {', '.join(OPERATIONS)}")
+    for s in f.sizes:
+        if s < 0 or s > 1 << 30:
+            raise UsageError(f"size {s} out of range: sizes are 0..{1 << 30} bytes")
+    known = {"fresh_context"} | {n for p in catalog for n in p.params}
+    for k in f.params:
+        if k not in known:
+            raise UsageError(f"unknown param {k!r}; valid: {', '.join(sorted(known))}")
+
+
+def _selected(impl: Implementation, f: Filters) -> bool:
+    if f.runtimes and not any(runtime_matches(impl.runtime_id, r) for r in f.runtimes):
+        return False
+    return not f.impls or impl.id in f.impls
+
+
+def _excluded(case_name: str, impl: Implementation, prim: str, f: Filters) -> bool:
+    names = (impl.id, prim, f"{impl.id}:{prim}", case_name)
+    return any(fnmatch.fnmatch(n, pat) for pat in f.exclude for n in names)
+
+
+def with_preset_exclusions(preset: Preset | None, f: Filters) -> Filters:
+    """The preset's own exclusions added to the filters, unless implementations were named."""
+    if preset is None or not preset.exclude or f.impls:
+        return f
+    return replace(f, exclude=[*f.exclude, *preset.exclude])
+
+
+def groups_for(preset: Preset | None, f: Filters, catalog: Catalog) -> list[Group]:
+    """The preset's groups narrowed by the filters, or ad-hoc groups from --primitive."""
+    if preset is None:
+        return [Group([p]) for p in f.primitives]
+    groups = []
+    for g in preset.groups:
+        prims = [p for p in g.primitives if not f.primitives or p in f.primitives]
+        if prims:
+            groups.append(Group(prims, g.operations, g.sizes, dict(g.params)))
+    return groups
+
+
+def build(
+    groups: list[Group], f: Filters, catalog: Catalog, impls: list[Implementation]
+) -> tuple[list[Case], list[tuple[Case, str]]]:
+    """Cases to measure, and cases shown as "not offered" (with the reason)."""
+    cases, not_offered, seen = [], [], set()
+    for g in groups:
+        for pid in g.primitives:
+            prim = catalog.get(pid)
+            ops = [o for o in (g.operations or prim.operations) if o in prim.operations]
+            ops = [o for o in ops if not f.operations or o in f.operations]
+            sizes = f.sizes or g.sizes or (PASSWORD_SIZES if prim.is_slow else DEFAULT_SIZES)
+            for op in ops:
+                params = catalog.resolve_params(prim, {**g.params, **f.params}, op)
+                for impl in impls:
+                    if not _selected(impl, f) or not impl.offers(pid, op):
+                        continue
+                    if _excluded(f"{impl.id}:{pid}:{op}", impl, pid, f):
+                        continue
+                    for size in sizes:
+                        case = Case(impl, prim, op, size, params)
+                        if case.key in seen:
+                            continue
+                        seen.add(case.key)
+                        offer = impl.primitives[pid]
+                        if (
+                            op in KEYED_OPERATIONS
+                            and not params.get("fresh_context")
+                            and not offer.reuses_key
+                        ):
+                            not_offered.append(
+                                (
+                                    case,
+                                    "not offered: this API cannot reuse a "
+                                    "key/context (measured with fresh_context=true)",
+                                )
+                            )
+                            _add_fresh(case, cases, seen)
+                        else:
+                            cases.append(case)
+    return cases, not_offered
+
+
+def _add_fresh(case: Case, cases: list[Case], seen: set) -> None:
+    """A library with no reusable key object is measured with key setup in every message, so
+    the reused-key table shows its figure, marked (report/layout.py), instead of a gap."""
+    fresh = Case(
+        case.impl, case.prim, case.operation, case.size, {**case.params, "fresh_context": True}
+    )
+    if fresh.key not in seen:
+        seen.add(fresh.key)
+        cases.append(fresh)

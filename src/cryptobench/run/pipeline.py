@@ -1,0 +1,269 @@
+"""`cryptobench run` as its data flow: plan → runtimes → verify → rounds → store; the caller
+renders. Each step is one module (plan, session, measure, rounds, store, results)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+
+from ..catalog import primitives as catalog
+from ..errors import UsageError
+from ..measure import parallel, sampling
+from ..measure.case import Prepared, noop_cases, prepare
+from ..measure.rounds import Rounds, estimate
+from ..plan import cases as plan
+from ..results import document as results
+from ..results import identity, machine
+from ..runtimes import cpu_features, feature_sets
+from ..runtimes.session import Runtime, open_runtimes
+from ..store import liveness
+from ..store.liveness import Heartbeat
+from ..store.sqlite import RunStore, open_store
+from ..verify import vectors
+from ..verify.verifier import Verifier
+from .lock import RunLock
+from .progress import Progress
+
+
+@dataclass
+class RunRequest:
+    """What the user asked for (the `run` command's options)."""
+
+    command: str
+    db: Path | str  # a file or a postgresql:// URL
+    preset: str | None = None
+    filters: plan.Filters = field(default_factory=plan.Filters)
+    time_per_case: float | None = None
+    precision: float | None = None  # a fraction
+    rounds: int = 3
+    seed: int = 0
+    timeout: float = 60.0
+    wait: bool = False
+    pin: bool = False
+    only: set | None = None  # case keys: measure just these of the plan (advise's missing cases)
+    cpu_features: list[tuple[str, ...]] = field(default_factory=lambda: [()])  # feature sets
+    parallel: list[int] = field(default_factory=list)  # --parallel: the CPUs, one per process
+    threads: list[int] = field(default_factory=list)  # --threads: the CPUs of the one process
+    name: str | None = None
+    machine_label: str | None = None
+
+
+@dataclass
+class Outcome:
+    run: dict
+    results: list[dict]
+    failures: int
+    interrupted: bool
+
+
+def run(req: RunRequest, console: Console) -> Outcome:
+    """Verify and measure what ``req`` asks for; every case is stored as it is measured."""
+    cat = catalog.load()
+    if req.preset:
+        plan.load_preset(req.preset, cat)  # a bad preset file is refused before anything starts
+    store = open_store(req.db)
+    live, skipped = open_runtimes(req.filters.runtimes, req.filters.impls)
+    sets = feature_sets.switched_sets(live, req.cpu_features)
+    try:
+        cases, not_offered, chosen = _plan(req, cat, live, skipped, console)
+        cases, not_offered = feature_sets.for_sets(cases, not_offered, sets)
+        if not cases:
+            raise UsageError("nothing to run: no implementation can switch off what was asked")
+        policy = _policy(req, chosen)
+        with RunLock(wait=req.wait):
+            run_doc = _start(req, chosen, policy, live, skipped, store)
+            _announce(console, run_doc, cases, policy, req, live, store)
+            with Heartbeat(_beat(req.db, run_doc["id"])):
+                interrupted = _verify_and_measure(
+                    cat, sets, store, run_doc, policy, req, cases, not_offered, console
+                )
+    finally:
+        for rts in sets.values():
+            for rt in rts:
+                rt.stop()
+    run_doc, stored = store.load(run_doc["id"])
+    return Outcome(run_doc, stored, sum(r["status"] == "failed" for r in stored), interrupted)
+
+
+def _parallel(ctx, prepared, seq: int, cpus: list[int], threads: bool) -> int:
+    """--parallel / --threads: every measured case again, in N processes (or N threads of one
+    process) at once (measure/parallel.py). Returns the next row number."""
+    req, by_key, store, run_doc, policy, rounds, console = ctx
+    singles = {p.seq: rounds.result_of(p) for p in prepared}
+    mark = f"{len(cpus)} threads" if threads else f"×{len(cpus)}"
+
+    def show(p, row):
+        par = row.get("parallel") or {}
+        text = (
+            f"{par['aggregate_ops_per_s']:.4g} ops/s in all, efficiency {par['efficiency']:.0%}"
+            if row["status"] == "ok" and par.get("efficiency")
+            else row.get("error") or row["status"]
+        )
+        console.print(
+            f"[{mark}] {p.case.impl.id} {p.case.prim.id} {p.case.operation} {p.case.size}: {text}",
+            markup=False,
+        )
+
+    par = parallel.Parallel(
+        by_key,
+        store,
+        run_doc,
+        cpus,
+        req.rounds,
+        policy.budget_s / req.rounds,
+        policy.jit_warmup_s,
+        show,
+        threads,
+    )
+    return par.measure(prepared, singles, seq)
+
+
+def _beat(db, run_id: str):
+    """The heartbeat's beat: its own connection (opened in its thread), one UPDATE."""
+    own: list[RunStore] = []
+
+    def beat() -> None:
+        if not own:
+            own.append(open_store(db))
+        own[0].heartbeat(run_id)
+
+    return beat
+
+
+def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offered, console):
+    """Verification, then the rounds; the run is closed whatever happens. True if
+    interrupted (Ctrl-C keeps every stored case)."""
+    cpu0, load0 = machine.cpu_times(), os.getloadavg()[0]
+    interrupted = True
+    try:
+        vecs, prepared, seq = vectors.load_all(cat), [], 0
+        cases = feature_sets.switched_impls(sets, cases)
+        for off, rts in sets.items():  # each feature set verified in its own processes
+            verifier = Verifier(cat, vecs, rts, timeout=req.timeout)
+            got, seq = _verify(
+                verifier,
+                [c for c in cases if c.cpu_off == off],
+                [(c, why) for c, why in not_offered if c.cpu_off == off],
+                (run_doc, store, req, console),
+                seq,
+            )
+            prepared += got
+        by_key = {rt.key: rt for rts in sets.values() for rt in rts}
+        with Progress(console, len(prepared) * req.rounds) as progress:
+            rounds = Rounds(by_key, verifier, store, run_doc, policy)
+            rounds.rounds, rounds.pin = req.rounds, run_doc["settings"]["pin"]
+            rounds.on_step = progress.update
+            rounds.measure(prepared)
+        for cpus, threads in ((req.parallel, False), (req.threads, True)):
+            if cpus:
+                seq = _parallel(
+                    (req, by_key, store, run_doc, policy, rounds, console),
+                    prepared,
+                    seq,
+                    cpus,
+                    threads,
+                )
+        interrupted = False
+    except KeyboardInterrupt:
+        pass
+    finally:
+        steal = machine.steal_fraction(cpu0, machine.cpu_times())
+        results.finish(run_doc, interrupted, steal, load0)
+        store.update_run(run_doc)
+    return interrupted
+
+
+def _plan(req: RunRequest, cat, live: list[Runtime], skipped, console: Console):
+    f = req.filters
+    wanted = req.preset or not f.primitives
+    chosen = plan.load_preset(req.preset or "default", cat) if wanted else None
+    impls = [i for rt in live for i in rt.implementations]
+    plan.validate_filters(
+        f, cat, [rt.id for rt in live] + [s for s, _ in skipped], [i.id for i in impls]
+    )
+    for rid, why in skipped:
+        console.print(f"skipped {rid}: {why}", markup=False)
+    f = plan.with_preset_exclusions(chosen, f)
+    cases, not_offered = plan.build(plan.groups_for(chosen, f, cat), f, cat, impls)
+    if req.only is not None:
+        cases = [c for c in cases if c.key in req.only]
+        not_offered = [(c, why) for c, why in not_offered if c.key in req.only]
+    if not cases:
+        raise UsageError(
+            "nothing to run: no implementation offers what was asked (see `cryptobench list`)"
+        )
+    return cases, not_offered, chosen
+
+
+def _policy(req: RunRequest, chosen: plan.Preset | None) -> sampling.Policy:
+    return sampling.Policy(
+        precision=req.precision or (chosen and chosen.precision) or 0.01,
+        budget_s=req.time_per_case or (chosen and chosen.time_per_case) or 1.0,
+        base_timeout_s=req.timeout,
+    )
+
+
+def _start(req, chosen, policy, live, skipped, store: RunStore) -> dict:
+    pin = machine.pin_plan() if req.pin else None
+    settings = {
+        "parallel": req.parallel or None,
+        "threads": req.threads or None,
+        "cpu_features": [cpu_features.label(off) for off in req.cpu_features],
+        "precision": policy.precision,
+        "time_per_case": policy.budget_s,
+        "rounds": req.rounds,
+        "pin": pin,
+    }
+    run_doc = results.start(
+        req.command,
+        chosen.name if chosen else None,
+        req.seed,
+        settings,
+        {**machine.fingerprint(), **identity.identity(req.machine_label)},
+        machine.git_commit(),
+        live,
+        skipped,
+    )
+    run_doc["name"], run_doc["process"] = req.name, liveness.process()
+    store.begin_run(run_doc)
+    return run_doc
+
+
+def _announce(console, run_doc, cases, policy, req, live, store) -> None:
+    isolated = {rt.id for rt in live if rt.isolate}
+    minutes = estimate(cases + noop_cases(cases), policy.budget_s, req.rounds, isolated) / 60
+    console.print(
+        f"run {run_doc['id'][:8]}: {len(cases)} cases × {req.rounds} rounds, about "
+        f"{minutes:.1f} min; results in {store.path}",
+        markup=False,
+    )
+    if req.pin and not run_doc["settings"]["pin"]:
+        console.print("--pin: fewer than 2 CPUs here, nothing pinned", markup=False)
+
+
+def _verify(verifier, cases, not_offered, ctx, seq: int) -> tuple[list[Prepared], int]:
+    """Verify every case before any is timed; refusals and failures are stored at once.
+    Returns the verified cases and the next row number."""
+    run_doc, store, req, console = ctx
+    for case, reason in not_offered:
+        store.put_case(run_doc["id"], seq, results.skipped(case, reason))
+        seq += 1
+    prepared = []
+    for case in noop_cases(cases) + cases:
+        got = prepare(verifier, case, seq, req.seed)
+        if isinstance(got, Prepared):
+            prepared.append(got)
+        else:
+            store.put_case(run_doc["id"], seq, got)
+            off = cpu_features.label(case.cpu_off)
+            what = "FAILED" if got["status"] == "failed" else "skipped:"
+            console.print(
+                f"{case.impl.id}{f' [{off}]' if off else ''} {case.prim.id} {case.operation} "
+                f"{case.size}: {what} {got['error']}",
+                markup=False,
+            )
+        seq += 1
+    return prepared, seq

@@ -1,0 +1,164 @@
+"""Discovery: find runners by their runner.toml, validate it, and say why one is skipped.
+
+Discovery never builds anything (docs/protocol.md, "runner.toml").
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..paths import runners_dir
+from . import cpu_features
+
+RUNTIME_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+VARIANT_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+
+
+@dataclass
+class RuntimeSpec:
+    runtime_id: str  # "java" or "java@25"
+    base: str
+    variant: str | None
+    language: str
+    folder: Path
+    command: list[str] = field(default_factory=list)
+    env: dict = field(default_factory=dict)
+    startup_timeout: float = 30.0
+    isolate: bool = False  # a fresh process for every group of cases (JIT runtimes)
+    cpu_features: dict = field(default_factory=dict)  # runner.toml [cpu_features]
+    leak_control_bytes: int | None = None  # runner.toml [leak] control_bytes (leak/command.py)
+    skipped: str | None = None  # the one-line reason, when it cannot run
+
+
+class RunnerTomlError(ValueError):
+    pass
+
+
+def _strings(value, what: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise RunnerTomlError(f"{what} must be a list of strings")
+    return value
+
+
+def _validate(raw: dict) -> None:
+    if raw.get("schema") != 1:
+        raise RunnerTomlError("schema must be 1")
+    if not isinstance(raw.get("runtime"), str) or not RUNTIME_RE.match(raw["runtime"]):
+        raise RunnerTomlError("runtime must match [a-z0-9-]+")
+    run = raw.get("run")
+    if not isinstance(run, dict) or not _strings(run.get("command"), "run.command"):
+        raise RunnerTomlError("[run] command is required")
+    _strings(run.get("artifacts", []), "run.artifacts")
+    if not isinstance(run.get("isolate", False), bool):
+        raise RunnerTomlError("run.isolate must be true or false")
+    _strings(raw.get("requires", []), "requires")
+    setup = raw.get("setup", {})
+    for key in ("apt", "build", "check"):
+        _strings(setup.get(key, []), f"setup.{key}")
+    try:
+        cpu_features.validate(raw.get("cpu_features", {}))
+    except cpu_features.TableError as exc:
+        raise RunnerTomlError(str(exc)) from None
+    ctl = raw.get("leak", {}).get("control_bytes", 64)
+    if not isinstance(ctl, int) or not 2 <= ctl <= 1 << 20:
+        raise RunnerTomlError("leak.control_bytes must be an integer from 2 to 1048576")
+    for var in raw.get("variants", []):
+        if not isinstance(var.get("name"), str):
+            raise RunnerTomlError("every [[variants]] needs a name")
+        _strings(var.get("command", run["command"]), "variants.command")
+
+
+def load_toml(folder: Path) -> dict:
+    """The validated runner.toml of a runner folder (RunnerTomlError when invalid)."""
+    try:
+        with open(folder / "runner.toml", "rb") as fh:
+            raw = tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise RunnerTomlError(f"not valid TOML: {exc}") from None
+    _validate(raw)
+    return raw
+
+
+def _missing_tool(name: str, folder: Path) -> bool:
+    if "/" in name:
+        path = Path(name) if name.startswith("/") else folder / name
+        return not os.access(path, os.X_OK)
+    return shutil.which(name) is None
+
+
+def _resolve(argv: list[str], folder: Path) -> list[str]:
+    first = argv[0]
+    if "/" in first and not first.startswith("/"):
+        first = str(folder / first)
+    return [first, *argv[1:]]
+
+
+def _spec(raw: dict, folder: Path, variant: dict | None, name: str | None) -> RuntimeSpec:
+    def subst(items):
+        return [s.replace("{variant}", name or "") for s in items]
+
+    source = variant or {}
+    base = raw["runtime"]
+    spec = RuntimeSpec(
+        runtime_id=f"{base}@{name}" if name else base,
+        base=base,
+        variant=name,
+        language=raw.get("language", base),
+        folder=folder,
+        command=_resolve(subst(source.get("command", raw["run"]["command"])), folder),
+        env={**raw["run"].get("env", {}), **source.get("env", {})},
+        startup_timeout=float(raw.get("startup_timeout", 30)),
+        isolate=bool(raw["run"].get("isolate", False)),
+        cpu_features=cpu_features.resolve(raw, folder, name),
+        leak_control_bytes=raw.get("leak", {}).get("control_bytes"),
+    )
+    requires = subst(source.get("requires", raw.get("requires", [])))
+    artifacts = subst(source.get("artifacts", raw["run"].get("artifacts", [])))
+    missing = [t for t in requires if _missing_tool(t, folder)]
+    if missing:
+        spec.skipped = f"toolchain missing: {', '.join(missing)} not found (run `make setup`)"
+    elif [a for a in artifacts if not (folder / a).exists()]:
+        hint = source.get("build_hint", "run `make setup`")
+        spec.skipped = f"not built: {hint}"
+    return spec
+
+
+def discover(wanted_variants: dict[str, set[str]] | None = None) -> list[RuntimeSpec]:
+    """Every runtime found under runners/, each either runnable or skipped with a reason.
+
+    ``wanted_variants`` maps a base runtime to variant names the user asked for; template
+    variants (``name = "*"``) are only instantiated for those.
+    """
+    wanted_variants = wanted_variants or {}
+    specs: list[RuntimeSpec] = []
+    root = runners_dir()
+    for toml_path in sorted(root.glob("*/runner.toml")):
+        folder = toml_path.parent
+        try:
+            raw = load_toml(folder)
+        except (RunnerTomlError, OSError) as exc:
+            specs.append(
+                RuntimeSpec(
+                    folder.name,
+                    folder.name,
+                    None,
+                    folder.name,
+                    folder,
+                    skipped=f"invalid runner.toml: {exc}",
+                )
+            )
+            continue
+        specs.append(_spec(raw, folder, None, None))
+        for var in raw.get("variants", []):
+            if var["name"] == "*":
+                for name in sorted(wanted_variants.get(raw["runtime"], ())):
+                    if VARIANT_RE.match(name):
+                        specs.append(_spec(raw, folder, var, name))
+            elif VARIANT_RE.match(var["name"]) and not var.get("switch_only"):
+                specs.append(_spec(raw, folder, var, var["name"]))
+    return specs

@@ -1,0 +1,42 @@
+"""Deterministic inputs for a case: the same seed gives every implementation the same bytes."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import string
+
+from ..catalog.primitives import Primitive
+from .msggen import Generated
+
+PRINTABLE = (string.ascii_letters + string.digits + string.punctuation).encode()
+# outputs of the size of one digest or tag: the message travels as a generator (runtimes/msggen.py)
+GENERATED_OPERATIONS = ("digest", "mac")
+
+
+def _rng(seed: int, *parts) -> random.Random:
+    label = ":".join(str(p) for p in (seed, *parts))
+    return random.Random(int.from_bytes(hashlib.sha256(label.encode()).digest()[:8], "big"))
+
+
+def case_inputs(prim: Primitive, operation: str, size: int, params: dict, seed: int) -> dict:
+    """Inputs for one case: hex, and for digests and MACs a generated message (a seed and a
+    length, runtimes/msggen.py). ``size`` is the message length, or the password length for password
+    hashes and KDFs (printable ASCII: JCA's PBKDF2 takes char[])."""
+    rng = _rng(seed, prim.id, size)
+    out: dict = {}
+    if prim.is_slow:
+        out["password"] = bytes(rng.choice(PRINTABLE) for _ in range(size)).hex()
+        out["salt"] = rng.randbytes(prim.salt_len or 16).hex()
+        return out
+    msg = Generated(rng.getrandbits(32), size)
+    out["msg"] = msg if operation in GENERATED_OPERATIONS else msg.hex()
+    if prim.key_len:
+        out["key"] = rng.randbytes(prim.key_len).hex()
+    elif prim.family == "mac":
+        out["key"] = rng.randbytes(32).hex()
+    if prim.nonce_len:
+        out["nonce"] = rng.randbytes(prim.nonce_len).hex()
+    if prim.family == "aead":
+        out["aad"] = rng.randbytes(int(params.get("aad_len", 0))).hex()
+    return out

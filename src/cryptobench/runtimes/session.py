@@ -1,0 +1,153 @@
+"""Live runtimes: a started runner, what its hello declared, and restarts after failures."""
+
+from __future__ import annotations
+
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from ..errors import UsageError
+from ..plan.cases import runtime_matches
+from . import cpu_features
+from .discovery import RuntimeSpec, discover
+from .msggen import GENERATOR, wire_inputs
+from .protocol import Implementation, RemoteError, RunnerFailure, RunnerProcess, parse_hello
+
+MAX_RESTARTS = 3
+MAX_STARTING = 16  # runners started at once by start_all
+
+
+@dataclass
+class Runtime:
+    """A discovered runtime; started lazily, restarted after a failure."""
+
+    spec: RuntimeSpec
+    info: dict = field(default_factory=dict)
+    implementations: list[Implementation] = field(default_factory=list)
+    failed: str | None = None  # set when it cannot be (re)started
+    restarts: int = 0  # after failures; a fresh process for a round or group is not one
+    process: RunnerProcess | None = None
+    cpu: int | str | None = None  # --pin: the CPU its processes run on ("0,1": CPUs)
+    features_off: tuple[str, ...] = ()  # --cpu-features: switched off in its processes
+    generators: tuple = ()  # message generators its hello declares (docs/protocol.md)
+
+    @property
+    def id(self) -> str:
+        return self.spec.runtime_id
+
+    def start(self) -> None:
+        """Start the runner and read its hello; failures are recorded, not raised."""
+        argv, env = cpu_features.apply(
+            self.spec.command, self.spec.env, self.spec.cpu_features, self.features_off
+        )
+        if self.cpu is not None and shutil.which("taskset"):
+            argv = ["taskset", "-c", str(self.cpu), *argv]  # every thread, from the first
+        proc = RunnerProcess(argv, str(self.spec.folder), env, self.id)
+        known = bool(self.implementations)  # a fresh process of a runtime already described
+        try:
+            hello = proc.start(self.spec.startup_timeout, **({"brief": True} if known else {}))
+            info, impls = parse_hello(self.id, hello)
+            if not known:
+                self.info, self.implementations = info, impls
+                self.generators = tuple(hello.get("generators") or ())
+            elif [i.id for i in impls] != [i.id for i in self.implementations]:
+                raise ValueError("a fresh process declared other implementations")
+        except (RunnerFailure, RemoteError, ValueError, TypeError, AttributeError) as exc:
+            proc.kill()
+            self.failed = f"failed at hello: {exc}"
+            return
+        self.process = proc
+
+    def ensure(self) -> RunnerProcess:
+        """A live process, restarting once more after a failure (at most MAX_RESTARTS)."""
+        if self.process and self.process.alive:
+            return self.process
+        if self.failed:
+            raise RunnerFailure("crashed", self.failed)
+        if self.process is not None:
+            self.restarts += 1
+            if self.restarts > MAX_RESTARTS:
+                self.failed = f"gave up after {MAX_RESTARTS} restarts"
+                raise RunnerFailure("crashed", self.failed)
+        self.start()
+        if self.failed:
+            raise RunnerFailure("crashed", self.failed)
+        return self.process
+
+    def request(self, op: str, timeout: float, **fields) -> dict:
+        if "inputs" in fields:
+            try:
+                fields["inputs"] = wire_inputs(fields["inputs"], GENERATOR in self.generators)
+            except ValueError as exc:  # too large for hex, and no generator here
+                raise RemoteError("invalid_params", f"{exc}: {self.id} has no generator") from None
+        return self.ensure().request(op, timeout=timeout, **fields)
+
+    @property
+    def key(self) -> str:
+        """Its id, with the features switched off: ``c`` and ``c[-sha]`` are two runtimes."""
+        return cpu_features.runtime_key(self.id, self.features_off)
+
+    def switched(self, off: tuple[str, ...]) -> Runtime:
+        """The same runtime with ``off`` switched off (a new, unstarted process)."""
+        return Runtime(self.spec, features_off=tuple(off))
+
+    def cannot(self, library: str) -> list[str]:
+        """Features of ``features_off`` this library cannot switch off."""
+        return cpu_features.cannot(self.spec.cpu_features, library, self.features_off)
+
+    def never_uses(self, library: str) -> bool:
+        """True when every feature switched off is one this library's code never uses."""
+        how = cpu_features.support(self.spec.cpu_features, library)
+        return all(how.get(f) == "unused" for f in self.features_off)
+
+    @property
+    def isolate(self) -> bool:
+        return self.spec.isolate
+
+    def stop(self) -> None:
+        """End the process (EOF); the next request starts a fresh one, not counted as a
+        restart."""
+        if self.process:
+            self.process.close()
+            self.process = None
+
+
+def start_all(specs: list[RuntimeSpec]) -> tuple[list[Runtime], list[tuple[str, str]]]:
+    """Start every runnable spec at once (each runner is its own process: a thread only waits
+    for its hello); return live runtimes and (runtime, reason) skips, in the specs' order."""
+    rts = [None if spec.skipped else Runtime(spec) for spec in specs]
+    runnable = [rt for rt in rts if rt is not None]
+    if runnable:
+        with ThreadPoolExecutor(max_workers=min(len(runnable), MAX_STARTING)) as pool:
+            list(pool.map(Runtime.start, runnable))
+    live, skipped = [], []
+    for spec, rt in zip(specs, rts, strict=True):
+        why = spec.skipped or rt.failed
+        if why:
+            skipped.append((spec.runtime_id, why))
+        else:
+            live.append(rt)
+    return live, skipped
+
+
+def _wanted_variants(runtimes, impls) -> dict[str, set[str]]:
+    wanted: dict[str, set] = {}
+    for name in (*runtimes, *(i.split("/")[0] for i in impls)):
+        if "@" in name:
+            base, var = name.split("@", 1)
+            wanted.setdefault(base, set()).add(var)
+    return wanted
+
+
+def open_runtimes(runtimes=(), impls=(), only_needed=False):
+    """Discover runners and start them; (live, skipped). Every runtime is started unless
+    ``only_needed``: the others are the references implementations are checked against."""
+    specs = discover(_wanted_variants(runtimes, impls))
+    ids = [s.runtime_id for s in specs]
+    for r in runtimes:
+        if not any(runtime_matches(i, r) for i in ids):
+            raise UsageError(f"unknown runtime {r!r}; valid: {', '.join(sorted(ids))}")
+    wanted = list(runtimes) + [i.split("/")[0] for i in impls]
+    if only_needed and wanted:
+        specs = [s for s in specs if any(runtime_matches(s.runtime_id, w) for w in wanted)]
+    return start_all(specs)

@@ -1,0 +1,86 @@
+"""The PostgreSQL back-end of the store (psycopg 3): one server for a team or a fleet.
+
+Same SQL and semantics as SQLite (store/sqlite.py): autocommit, so each case is committed as it is
+written; every writer has its own connection and writes only its own run's rows, so several
+machines write at once without locks of ours. Opening the store applies the schema steps under
+a transaction-scoped advisory lock, so two machines starting at once migrate it once.
+"""
+
+from __future__ import annotations
+
+import re
+
+import psycopg
+
+from ..errors import DataError, UsageError
+from . import schema as store_schema
+from .sql import RunStore
+
+MIGRATION_LOCK = 0x43425231  # pg_advisory_xact_lock key: "CBR1"
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for messages."""
+    return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", url)
+
+
+def _one_line(exc: Exception) -> str:
+    return " ".join(str(exc).split())
+
+
+class PostgresStore(RunStore):
+    def __init__(self, url: str, create: bool = True):
+        self.where = redact(url)
+        try:
+            self.db = psycopg.connect(url, autocommit=True, connect_timeout=10)
+        except psycopg.Error as exc:
+            msg = _one_line(exc)
+            if not create and "does not exist" in msg:
+                raise UsageError(f"no store at {self.where}: {msg}") from None
+            raise DataError(f"{self.where}: cannot connect ({msg})") from None
+        try:
+            self._check(create)
+        except psycopg.Error as exc:
+            self.db.close()
+            raise DataError(
+                f"{self.where}: not a usable cryptobench store ({_one_line(exc)})"
+            ) from None
+
+    def _check(self, create: bool) -> None:
+        with self.db.transaction():
+            self.db.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            ours = self.db.execute("SELECT to_regclass('cryptobench_schema')").fetchone()[0]
+            if ours is None:
+                if self.db.execute("SELECT to_regclass('runs')").fetchone()[0] is not None:
+                    raise DataError(
+                        f"{self.where} has a 'runs' table of another application; "
+                        "choose another database"
+                    )
+                if not create:
+                    raise UsageError(
+                        f"no store at {self.where}: the database has no cryptobench tables "
+                        "(run `cryptobench run --db URL` or `cryptobench import` first)"
+                    )
+                self.db.execute("CREATE TABLE cryptobench_schema (version INTEGER NOT NULL)")
+                self.db.execute("INSERT INTO cryptobench_schema VALUES (0)")
+            (version,) = self.db.execute("SELECT version FROM cryptobench_schema").fetchone()
+            if version > store_schema.VERSION:
+                raise DataError(f"{self.where}: written by a newer cryptobench (schema {version})")
+            cur = self.db.cursor()
+            for step in store_schema.steps_after(version):
+                for stmt in step.statements:
+                    cur.execute(stmt)
+                step.backfill(lambda sql, args=(): cur.execute(sql.replace("?", "%s"), args))
+            if version < store_schema.VERSION:
+                cur.execute("UPDATE cryptobench_schema SET version=%s", (store_schema.VERSION,))
+
+    def _exec(self, sql: str, args: tuple = ()):
+        try:
+            return self.db.execute(sql.replace("?", "%s"), args)
+        except psycopg.errors.UniqueViolation:
+            raise
+        except psycopg.Error as exc:
+            raise DataError(f"{self.where}: {_one_line(exc)}") from None
+
+    def _is_conflict(self, exc: Exception) -> bool:
+        return isinstance(exc, psycopg.errors.UniqueViolation)

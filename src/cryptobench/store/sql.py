@@ -1,0 +1,167 @@
+"""What every store back-end shares: the SQL over runs and cases (store/sqlite.py, store/postgres.py)."""
+
+from __future__ import annotations
+
+import json
+
+from ..errors import UsageError
+from . import liveness
+from . import schema as store_schema
+
+
+class RunStore:
+    """What every back-end shares. Subclasses set ``self.db`` (a DB-API connection whose
+    writes commit at once), ``self.where`` (for messages), ``_exec`` and ``_is_conflict``."""
+
+    where: str
+
+    def _exec(self, sql: str, args: tuple = ()):
+        raise NotImplementedError
+
+    def _is_conflict(self, exc: Exception) -> bool:
+        raise NotImplementedError
+
+    @property
+    def path(self) -> str:  # what messages print: a file path or a URL without password
+        return self.where
+
+    # -- writing ---------------------------------------------------------------------------
+    def begin_run(self, run: dict, heartbeat: str | None = None) -> None:
+        """A new run row; ``heartbeat``: when its writer was last known alive (now)."""
+        try:
+            self._exec(
+                "INSERT INTO runs (id, started, ended, status, data, name, machine_id,"
+                " machine_label, hostname, pid, heartbeat) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    run["id"],
+                    run["started"],
+                    run.get("ended"),
+                    run["status"],
+                    json.dumps(run),
+                    *store_schema.columns(run),
+                    heartbeat or liveness.now_iso(),
+                ),
+            )
+        except Exception as exc:
+            if self._is_conflict(exc) and run.get("name"):
+                raise UsageError(
+                    f"a run named {run['name']!r} already exists for machine "
+                    f"{store_schema.columns(run)[2]!r} in {self.where}; choose another --name"
+                ) from None
+            raise
+
+    def update_run(self, run: dict) -> None:
+        self._exec(
+            "UPDATE runs SET ended=?, status=?, data=?, heartbeat=? WHERE id=?",
+            (run.get("ended"), run["status"], json.dumps(run), liveness.now_iso(), run["id"]),
+        )
+
+    def heartbeat(self, run_id: str) -> None:
+        self._exec("UPDATE runs SET heartbeat=? WHERE id=?", (liveness.now_iso(), run_id))
+
+    def put_case(self, run_id: str, seq: int, result: dict) -> None:
+        """Store a case's row, replacing the one its earlier rounds left."""
+        self._exec(
+            "INSERT INTO cases (run_id, seq, implementation, primitive, operation,"
+            " size, status, data) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (run_id, seq) DO UPDATE"
+            " SET implementation=excluded.implementation, primitive=excluded.primitive,"
+            " operation=excluded.operation, size=excluded.size, status=excluded.status,"
+            " data=excluded.data",
+            (
+                run_id,
+                seq,
+                result["implementation"],
+                result["primitive"],
+                result["operation"],
+                result["size"],
+                result["status"],
+                json.dumps(result),
+            ),
+        )
+
+    def has_run(self, run_id: str) -> bool:
+        return bool(self._exec("SELECT 1 FROM runs WHERE id=?", (run_id,)).fetchall())
+
+    def import_run(self, run: dict, results: list[dict]) -> bool:
+        """Add a run with its cases; False (nothing added) when its id is already here."""
+        if self.has_run(run["id"]):
+            return False
+        self.begin_run(run, heartbeat=run.get("ended") or run["started"])
+        for seq, result in enumerate(results):
+            self.put_case(run["id"], seq, result)
+        return True
+
+    def name_taken(self, name: str, machine_id, label) -> bool:
+        rows = self._exec(
+            "SELECT 1 FROM runs WHERE name=? AND machine_id=? AND machine_label=?",
+            (name, machine_id, label),
+        ).fetchall()
+        return bool(rows)
+
+    # -- reading ---------------------------------------------------------------------------
+    def _run_from_row(self, data, hostname, pid, heartbeat) -> dict:
+        run = json.loads(data)
+        run["status"], detail = liveness.status(run, hostname, pid, heartbeat)
+        if detail:
+            run["status_detail"] = detail
+        return run
+
+    def runs(self) -> list[dict]:
+        rows = self._exec(
+            "SELECT r.data, r.hostname, r.pid, r.heartbeat, COUNT(c.seq) FROM runs r"
+            " LEFT JOIN cases c ON c.run_id = r.id"
+            " GROUP BY r.id, r.data, r.hostname, r.pid, r.heartbeat, r.started"
+            " ORDER BY r.started, r.id"
+        ).fetchall()
+        out = []
+        for data, host, pid, beat, n in rows:
+            run = self._run_from_row(data, host, pid, beat)
+            run["n_cases"] = n
+            out.append(run)
+        return out
+
+    def resolve(self, ref: str) -> str:
+        """A run id from 'last', a run name (``NAME`` or ``NAME@MACHINE``) or a unique id
+        prefix."""
+        if ref == "last":
+            rows = self._exec("SELECT id FROM runs ORDER BY started DESC, id DESC LIMIT 1")
+            row = rows.fetchone()
+            if not row:
+                raise UsageError(f"no runs in {self.where}")
+            return row[0]
+        name, _, machine = ref.partition("@")
+        named = self._exec(
+            "SELECT id, machine_label FROM runs WHERE name=? ORDER BY started", (name,)
+        ).fetchall()
+        if machine:
+            named = [r for r in named if r[1] == machine]
+        if len(named) == 1:
+            return named[0][0]
+        if len(named) > 1:
+            where = ", ".join(f"{name}@{r[1]}" for r in named)
+            raise UsageError(f"run name {ref!r} is on several machines; say which: {where}")
+        ids = [r[0] for r in self._exec("SELECT id FROM runs WHERE id LIKE ?", (ref + "%",))]
+        if len(ids) != 1:
+            known = [
+                r[1] or r[0][:8] for r in self._exec("SELECT id, name FROM runs ORDER BY started")
+            ]
+            what = "matches no run" if not ids else "is ambiguous"
+            raise UsageError(f"run {ref!r} {what}; known runs: {', '.join(known) or 'none'}")
+        return ids[0]
+
+    def load(self, ref: str) -> tuple[dict, list[dict]]:
+        run_id = self.resolve(ref)
+        row = self._exec(
+            "SELECT data, hostname, pid, heartbeat FROM runs WHERE id=?", (run_id,)
+        ).fetchone()
+        cases = [
+            json.loads(d)
+            for (d,) in self._exec("SELECT data FROM cases WHERE run_id=? ORDER BY seq", (run_id,))
+        ]
+        return self._run_from_row(*row), cases
+
+    def run_ids(self) -> list[str]:
+        return [r[0] for r in self._exec("SELECT id FROM runs ORDER BY started, id")]
+
+    def close(self) -> None:
+        self.db.close()

@@ -1,0 +1,105 @@
+"""The store: one row per run, one per case, committed after each round of each case.
+
+One interface (``RunStore``) over two back-ends with the same SQL and semantics: SQLite, the
+embedded default (``SqliteStore``), and PostgreSQL for a team or a fleet (``store_pg``).
+``open_store`` picks one from ``--db``: a ``postgresql://`` URL or a file path.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from ..errors import DataError, UsageError
+from . import schema as store_schema
+from .sql import RunStore
+
+APPLICATION_ID = 0x43425231  # "CBR1": marks the file as a cryptobench database
+SCHEMA_VERSION = store_schema.VERSION
+URL_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_url(ref) -> bool:
+    return isinstance(ref, str) and ref.startswith(URL_SCHEMES)
+
+
+def open_store(ref, create: bool = True) -> RunStore:
+    """The store at ``ref`` (a path or a PostgreSQL URL). ``create=False`` (every read
+    command): a store that does not exist is a usage error (exit 2), never created."""
+    if is_url(ref):
+        from .postgres import PostgresStore
+
+        return PostgresStore(ref, create=create)
+    return SqliteStore(Path(ref), create=create)
+
+
+class SqliteStore(RunStore):
+    def __init__(self, path: Path, create: bool = True):
+        self.where = str(path)
+        self.file = Path(path)
+        if not create and not self.file.exists():
+            raise UsageError(
+                f"no store at {self.file}: nothing has been stored there (give --db the "
+                "path a run wrote to, or run `cryptobench run` first)"
+            )
+        try:
+            if create:
+                self.file.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(self.file, timeout=30)
+            self._check()
+        except sqlite3.DatabaseError as exc:
+            raise DataError(f"{self.file}: not a usable cryptobench database ({exc})") from None
+        except OSError as exc:
+            raise DataError(f"{self.file}: cannot open the database ({exc.strerror})") from None
+
+    def _check(self) -> None:
+        app_id = self.db.execute("PRAGMA application_id").fetchone()[0]
+        tables = {
+            r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        }
+        if app_id == 0 and not tables:
+            self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            self.db.commit()
+        elif app_id != APPLICATION_ID:
+            raise DataError(
+                f"{self.file} is an SQLite file of another application; choose another --db"
+            )
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise DataError(f"{self.file}: written by a newer cryptobench (schema {version})")
+        if version < SCHEMA_VERSION:
+            self._migrate(version)
+
+    def _migrate(self, version: int) -> None:
+        """Apply every migration after ``version`` in one transaction (a crash leaves the
+        file at the old version)."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            now = self.db.execute("PRAGMA user_version").fetchone()[0]  # another writer's?
+            for step in store_schema.steps_after(now):
+                for stmt in step.statements:
+                    self.db.execute(stmt)
+                step.backfill(self.db.execute)
+            self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self.db.commit()
+        except BaseException:
+            self.db.rollback()
+            raise
+
+    def _exec(self, sql: str, args: tuple = ()):
+        try:
+            cur = self.db.execute(sql, args)
+            if self.db.in_transaction:
+                self.db.commit()
+            return cur
+        except sqlite3.IntegrityError:
+            self.db.rollback()
+            raise
+        except sqlite3.OperationalError as exc:
+            raise DataError(f"{self.file}: cannot write ({exc})") from None
+
+    def _is_conflict(self, exc: Exception) -> bool:
+        return isinstance(exc, sqlite3.IntegrityError)
+
+
+Store = SqliteStore  # the name callers used before there were two back-ends

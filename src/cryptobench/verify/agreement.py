@@ -1,0 +1,125 @@
+"""Agreement between implementations: a case's output must match another implementation's
+(not the same code in another runtime variant; another backend preferred), an AEAD must open
+another's seal, a password hash must verify elsewhere. Mixed into verify.Verifier, whose
+``compute``/``output_for``/``known_answers`` it uses."""
+
+from __future__ import annotations
+
+from ..catalog.primitives import Primitive
+from ..runtimes.protocol import Implementation, RemoteError, RunnerFailure
+from .checks import (
+    Check,
+    Unverifiable,
+    VerifyError,
+    check_encoded_cost,
+    expected_len,
+    same_backend,
+    same_code,
+    same_output,
+)
+
+
+class Agreement:
+    def verify_elsewhere(
+        self, prim, password: str, encoded: str, params: dict, prefer: Implementation | None = None
+    ) -> list[str]:
+        """Verify an encoded hash with every implementation offering verify; return who did."""
+        who = []
+        for other in self.offering(prim.id, "verify", first=prefer):
+            got = self.compute(
+                other, prim.id, "verify", {"password": password, "encoded": encoded}, params
+            )
+            same_output(got, "ok", f"verify by {other.id}")
+            who.append(other.id)
+        return who
+
+    def offering(self, prim: str, op: str, first: Implementation | None = None):
+        """Implementations offering prim/op whose known answers pass (``first`` first)."""
+        cands = [i for i in self.impls.values() if i.offers(prim, op)]
+        cands.sort(key=lambda i: (first is None or i.id != first.id, i.id))
+        return [i for i in cands if self.known_answers(i, prim, op).ok]
+
+    def check_case(
+        self, impl: Implementation, prim: Primitive, op: str, inputs: dict, params: dict
+    ) -> tuple[Check, dict, str | None]:
+        """(check, bench inputs, expected bench output) for one case.
+
+        The expected output is None for salt-generating ``hash`` (verified by verify calls).
+        """
+        kat = self.known_answers(impl, prim.id, op)
+        if not kat.ok:
+            return kat, inputs, None
+        try:
+            return self._agreement(impl, prim, op, inputs, params, kat)
+        except Unverifiable as exc:
+            return Check(False, f"unverifiable: {exc}", unverifiable=True), inputs, None
+        except (RemoteError, VerifyError) as exc:
+            return Check(False, f"cross-check: {exc}"), inputs, None
+
+    def _agreement(self, impl, prim, op, inputs, params, kat: Check):
+        step = {"open": self._open, "hash": self._hash, "verify": self._verify}.get(op)
+        if step:
+            return step(impl, prim, inputs, params, kat)
+        got = self.output_for(impl, prim.id, op, inputs, params)
+        n = expected_len(prim, op, inputs, params)
+        if n is not None and len(got) != 2 * n:
+            raise VerifyError(f"output is {len(got) // 2} bytes, expected {n}")
+        agreed, disagreed = self._second_opinions(impl, prim, op, inputs, params, got)
+        if agreed:
+            if kat.vectors == 0 and same_backend(self.impls[agreed[0]], impl):
+                raise VerifyError(f"no published vector, and {agreed[0]} binds the same backend")
+            return Check(True, f"{kat.detail}; agrees with {agreed[0]}", kat.vectors), inputs, got
+        if disagreed:
+            raise VerifyError(f"disagrees with {', '.join(disagreed)}")
+        if kat.vectors == 0:
+            raise Unverifiable("no published vector and no second implementation to agree with")
+        return Check(True, f"{kat.detail}; only implementation", kat.vectors), inputs, got
+
+    def _second_opinions(self, impl, prim, op, inputs, params, got: str):
+        """Up to three others, another backend first, until one agrees or two disagree."""
+        # the same library under another runtime variant is the same code: not a second opinion
+        others = [o for o in self.offering(prim.id, op) if not same_code(o, impl)]
+        others.sort(key=lambda o: same_backend(o, impl))
+        agreed, disagreed = [], []
+        for other in others[:3]:
+            try:
+                theirs = self.output_for(other, prim.id, op, inputs, params)
+            except (RunnerFailure, RemoteError):
+                continue  # a peer that crashed or refused is no second opinion, not a failure
+            (agreed if theirs == got else disagreed).append(other.id)
+            if agreed or len(disagreed) == 2:
+                break
+        return agreed, disagreed
+
+    def _open(self, impl, prim, inputs, params, kat: Check):
+        """An AEAD opens another implementation's seal of the message."""
+        sealer = (self.offering(prim.id, "seal", first=impl) or [None])[0]
+        if sealer is None:
+            raise VerifyError("no implementation can seal the message to open")
+        sealed = self.output_for(sealer, prim.id, "seal", inputs, params)
+        plain, inputs = inputs["msg"], dict(inputs, msg=sealed)
+        got = self.output_for(impl, prim.id, "open", inputs, params)
+        same_output(got, plain, "open of another implementation's seal")
+        return Check(True, f"{kat.detail}; opens {sealer.id}'s seal", kat.vectors), inputs, got
+
+    def _hash(self, impl, prim, inputs, params, kat: Check):
+        """A password hash carries the cost asked for and verifies elsewhere."""
+        encoded = self.output_for(impl, prim.id, "hash", inputs, params)
+        check_encoded_cost(prim, encoded, params)
+        who = self.verify_elsewhere(prim, inputs["password"], encoded, params, prefer=impl)
+        expected = encoded if impl.primitives[prim.id].takes_salt else None
+        return (
+            Check(True, f"{kat.detail}; verified by {', '.join(who)}", kat.vectors),
+            inputs,
+            expected,
+        )
+
+    def _verify(self, impl, prim, inputs, params, kat: Check):
+        """A password verify accepts another implementation's hash."""
+        maker = (self.offering(prim.id, "hash") or [None])[0]
+        if maker is None:
+            raise VerifyError("no implementation can hash the password to verify")
+        encoded = self.output_for(maker, prim.id, "hash", inputs, params)
+        inputs = {"password": inputs["password"], "encoded": encoded}
+        same_output(self.output_for(impl, prim.id, "verify", inputs, params), "ok", "verify")
+        return Check(True, f"{kat.detail}; verifies {maker.id}'s hash", kat.vectors), inputs, "ok"
