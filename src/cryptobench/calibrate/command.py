@@ -2,12 +2,12 @@
 on this machine, per implementation, as `cryptsetup benchmark` does for LUKS
 (docs/methodology.md, "calibrate").
 
-Per implementation, the search (calibrate/search.py) probes the cost parameter, each probe
-verified like any case (measure.prepare); then the chosen parameters of every implementation are
-measured in rounds (measure/rounds.py); where a re-measured time is more than ±15% off and another value
-is expected nearer, it is measured in rounds too and the nearer kept (calibrate/remeasure.py);
-the verdict (calibrate/verdict.py) says what the parameters buy and how near the target they
-came. Stored as a run with operation ``calibrate``.
+Per implementation, the search (search.py) probes the cost parameter, each probe verified
+like any case (measure.prepare); then the chosen parameters of every implementation are
+measured in rounds (measure/rounds.py); where a re-measured time is more than ±15% off and
+another value is expected nearer, it is measured in rounds too and the nearer kept
+(remeasure.py); the verdict (verdict.py) says what the parameters buy and how near the target
+they came. Stored as a run with operation ``calibrate``.
 """
 
 from __future__ import annotations

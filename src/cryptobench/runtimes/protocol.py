@@ -14,6 +14,8 @@ import threading
 import time
 from dataclasses import dataclass
 
+from . import trace
+
 PROTOCOL_VERSION = 1
 ERROR_KINDS = ("bad_request", "unsupported", "invalid_params", "auth_failed", "internal")
 _EOF = object()
@@ -124,6 +126,7 @@ class RunnerProcess:
         rid = self._next_id
         self._next_id += 1
         payload = json.dumps({"id": rid, "op": op, **fields}, separators=(",", ":")) + "\n"
+        span = trace.Span(self.proc.pid) if op == "bench" and trace.enabled() else None
         try:
             self.proc.stdin.write(payload.encode())
             self.proc.stdin.flush()
@@ -132,7 +135,10 @@ class RunnerProcess:
             raise RunnerFailure(
                 "crashed", f"{self.name} closed its input", self.stderr_tail()
             ) from None
-        return self._answer(rid, op, timeout)
+        answer = self._answer(rid, op, timeout)
+        if span is not None:
+            span.close(trace.enabled(), fields, self.name)
+        return answer
 
     def _answer(self, rid: int, op: str, timeout: float) -> dict:
         deadline = time.monotonic() + timeout
@@ -181,7 +187,7 @@ class Offer:
     reuses_key: bool = True
     takes_salt: bool = True
     native: str = ""
-    sizes: dict | None = None  # declared key/nonce/tag sizes (catalog/sizes.py); None: the catalog's
+    sizes: dict | None = None  # declared key/nonce/tag sizes (declared_sizes); None: the catalog's
 
 
 @dataclass

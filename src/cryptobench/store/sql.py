@@ -1,4 +1,4 @@
-"""What every store back-end shares: the SQL over runs and cases (store/sqlite.py, store/postgres.py)."""
+"""What every store back-end shares: the SQL over runs and cases (sqlite.py, postgres.py)."""
 
 from __future__ import annotations
 
