@@ -28,7 +28,9 @@ ROLES = ("main", "protocol", "dispatch", "registry", "timing", "hello")
 _C_COMMENTS = r"//[^\n]*|/\*.*?\*/"
 _DQ = r'"(?:\\.|[^"\\\n])*"'
 _SQ = r"'(?:\\.|[^'\\\n])*'"
-_PY_STRINGS = r'"""(?:.|\n)*?"""|' + r"'''(?:.|\n)*?'''|" + _DQ + "|" + _SQ
+# [\s\S], not (?:.|\n): under DOTALL the two alternatives overlap, and an unclosed triple
+# quote (a "#" inside a string blanked as a comment) backtracks exponentially
+_PY_STRINGS = r'"""[\s\S]*?"""|' + r"'''[\s\S]*?'''|" + _DQ + "|" + _SQ
 
 
 @dataclass(frozen=True)

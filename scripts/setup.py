@@ -5,9 +5,13 @@
    scripts/apt-core.txt, installed with apt-get when missing (as root; otherwise the
    command to run is printed).
 2. The orchestrator's virtual environment at .venv (pinned dependencies from pyproject.toml,
-   plus each runner's requirements.txt for runners that run in it).
+   plus each runner's requirements.txt for runners that run in it); the test tools (pytest,
+   ruff, playwright, pyperf, …: the `dev` extra) only with --test-tools.
 3. Each runner's [setup] build command, in its folder. A runner that fails to build is
    reported with the tail of its log and skipped later; the others go on.
+4. With --test-tools (`make test` only): the `dev` extra above, and the tools the tests feed
+   exports to that are not Python packages: benchstat, built from the Go module proxy into
+   .venv/bin. `make bench` installs none of them.
 
 Uses only the standard library (Python >= 3.11 for tomllib).
 """
@@ -26,6 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 VENV = ROOT / ".venv"
 BUILD_TIMEOUT = 40 * 60
+# tests/test_exports.py: golang.org/x/perf has no tagged release; this is its pseudo-version
+BENCHSTAT = "golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da"
 
 
 def say(msg: str) -> None:
@@ -70,7 +76,7 @@ def apt_install(packages: list[str]) -> None:
                 say(f"could not install {pkg}: runners needing it will be skipped")
 
 
-def venv(extra_requirements: list[Path]) -> None:
+def venv(extra_requirements: list[Path], dev: bool) -> None:
     if not (VENV / "bin" / "python").exists():
         say("creating .venv")
         subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
@@ -83,7 +89,7 @@ def venv(extra_requirements: list[Path]) -> None:
         "--disable-pip-version-check",
     ]
     say("installing the orchestrator and its pinned dependencies into .venv")
-    subprocess.run([*pip, "-e", f"{ROOT}[dev]"], check=True)
+    subprocess.run([*pip, "-e", f"{ROOT}[dev]" if dev else str(ROOT)], check=True)
     for req in extra_requirements:
         say(f"installing {req.relative_to(ROOT)}")
         if subprocess.run([*pip, "-r", str(req)]).returncode != 0:
@@ -100,6 +106,20 @@ def web_assets() -> None:
     cmd = ["npm", "ci", "--no-audit", "--no-fund"]
     if subprocess.run(cmd, cwd=ROOT / "web", capture_output=True).returncode != 0:
         say("web/: npm ci failed; HTML reports will inline the larger fallback bundles")
+
+
+def test_tools() -> bool:
+    """benchstat into .venv/bin (pinned; `go install` checks it against the Go checksum
+    database). False when Go is missing or the build failed: the export tests say so."""
+    if not shutil.which("go"):
+        say("benchstat: go not found; tests/test_exports.py cannot run its benchstat checks")
+        return False
+    say(f"building {BENCHSTAT} into .venv/bin")
+    env = {**os.environ, "GOBIN": str(VENV / "bin")}
+    res = subprocess.run(["go", "install", BENCHSTAT], env=env, capture_output=True, text=True)
+    if res.returncode != 0:
+        say("benchstat FAILED to build:\n    " + "\n    ".join(res.stderr.splitlines()[-10:]))
+    return res.returncode == 0
 
 
 def build(folder: Path, cmd: list[str]) -> bool:
@@ -134,7 +154,13 @@ def main(argv: list[str]) -> int:
         action="store_true",
         help="also build the runners' on-request variants (e.g. rust@native); `make test` does",
     )
-    with_variants = parser.parse_args(argv).variants
+    parser.add_argument(
+        "--test-tools",
+        action="store_true",
+        help="also install the test tools (the dev extra, benchstat); `make test` does",
+    )
+    args = parser.parse_args(argv)
+    with_variants = args.variants
     runners = runner_tomls()
     core = [
         ln.strip()
@@ -143,7 +169,7 @@ def main(argv: list[str]) -> int:
     ]
     packages = sorted({*core, *(p for _, t in runners for p in t.get("setup", {}).get("apt", []))})
     apt_install(packages)
-    venv(sorted(ROOT.glob("runners/*/requirements.txt")))
+    venv(sorted(ROOT.glob("runners/*/requirements.txt")), dev=args.test_tools)
     web_assets()
     failed = []
     for folder, toml in runners:
@@ -158,6 +184,8 @@ def main(argv: list[str]) -> int:
         for var in toml.get("variants", []) if with_variants else ():
             if var.get("build") and not build(folder, var["build"]):
                 failed.append(f"{folder.name}@{var['name']}")
+    if args.test_tools and not test_tools():
+        failed.append("benchstat")
     say(
         "done" + (f"; failed to build: {', '.join(failed)} (skipped at run time)" if failed else "")
     )

@@ -19,8 +19,10 @@ FAKE = Path(__file__).resolve().parent / "fakes" / "fake_runner.py"
 
 @pytest.fixture(autouse=True)
 def isolated(tmp_path, monkeypatch):
-    """Tests never touch the user's home: database, lock and data dir live in tmp_path."""
+    """Tests never touch the user's home: database, lock, data and cache dirs (the cache of
+    verified answers) live in tmp_path."""
     monkeypatch.setenv("CRYPTOBENCH_DB", str(tmp_path / "results.sqlite"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("CRYPTOBENCH_LOCK", str(tmp_path / "run.lock"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     monkeypatch.delenv("CRYPTOBENCH_RUNNERS", raising=False)
@@ -72,7 +74,12 @@ def run_cli():
 # so a conformance or browser test that skips (a runner not built, no Chromium) is a failure:
 # a suite that cannot run must not pass silently. Only a test that does not apply to a runner
 # (Pascal offers no AEAD) may skip, with a reason that starts with NOT_APPLICABLE.
-STRICT_SUITES = ("test_conformance.py", "test_browser.py")
+STRICT_SUITES = (
+    "test_conformance.py",
+    "test_conformance_hostile.py",
+    "test_browser.py",
+    "test_exports.py",
+)
 NOT_APPLICABLE = "not applicable:"
 
 

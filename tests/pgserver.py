@@ -68,6 +68,10 @@ class Server:
             "UTF8",
             "--no-sync",
         )
+        return self.start_server()
+
+    def start_server(self) -> Server:
+        """pg_ctl start (again, after stop_server: the fault tests stop it mid-run)."""
         opts = (
             f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.base} -c fsync=off "
             "-c max_connections=60"
@@ -99,9 +103,13 @@ class Server:
             conn.execute(f'CREATE DATABASE "{name}"')
         return self.url(name)
 
+    def stop_server(self) -> None:
+        """pg_ctl stop -m fast: every connection is ended, the data directory stays."""
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "fast", "stop")
+
     def stop(self) -> None:
         try:
-            self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "fast", "stop")
+            self.stop_server()
         finally:
             shutil.rmtree(self.base, ignore_errors=True)
 

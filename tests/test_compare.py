@@ -1,4 +1,4 @@
-"""results/compare.py on fixed documents (seeded samples, no timing); `cryptobench compare` end to end."""
+"""results/compare.py on fixed documents (seeded samples, no timing); `compare` end to end."""
 
 from __future__ import annotations
 

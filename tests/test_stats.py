@@ -155,3 +155,17 @@ def test_size_inversions_need_intervals_apart():
     pts = [(16, 300, 290, 310), (64, 95, 90, 100), (1024, 400, 390, 410)]
     assert stats.size_inversions(pts) == {16: 64}
     assert stats.size_inversions([(16, 100, 90, 110), (64, 95, 88, 105)]) == {}
+
+
+def test_a_per_byte_cost_not_shown_above_zero_is_said_so_never_inf_or_negative():
+    # webcrypto-like: a large per-call cost whose noise hides the bytes (slope ≈ 0 or < 0)
+    fit = stats.fit_overhead([16, 64, 1024, 16384], [55000.0, 23000.0, 37000.0, 43000.0])
+    assert not fit.significant
+    assert fit.asymptotic_mb_s is None
+    assert fit.cells()[1:] == ("not significant", "—")
+
+
+def test_a_clear_per_byte_cost_is_significant():
+    fit = stats.fit_overhead([16, 64, 1024, 16384], [58.0, 82.0, 562.0, 8250.0])
+    assert fit.significant and fit.per_byte_low > 0
+    assert fit.cells()[2] == f"{1e3 / fit.per_byte_ns:.0f}"

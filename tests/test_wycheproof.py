@@ -31,6 +31,14 @@ def test_every_file_loads_with_the_catalogs_primitives():
         "pbkdf2-sha1",
         "pbkdf2-sha256",
         "pbkdf2-sha512",
+        "x25519",
+        "ecdh-p256",
+        "ed25519",
+        "ecdsa-p256-sha256",
+        "ecdsa-p256-sha256-p1363",
+        "rsa-2048-pss-sha256",
+        "rsa-3072-pss-sha256",
+        "rsa-2048-pkcs1-sha256",
     }
     gcm = CASES["aes-128-gcm"]
     assert all(c.sizes["key"] == 16 for c in gcm)  # the AES-192 groups are not read

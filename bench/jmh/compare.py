@@ -37,9 +37,12 @@ def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def jmh_round(java: str, args: argparse.Namespace, out: Path) -> dict:
-    """{(impl, primitive, size): median ns/op over JMH's measurement iterations}."""
-    cmd = [java, "-jar", str(JAR), "DigestBench", "-f", str(args.forks)]
+def jmh_round(
+    java: str, args: argparse.Namespace, out: Path, select: str = "DigestBench", params=()
+) -> dict:
+    """{(impl, primitive, size): median ns/op over JMH's measurement iterations}; `select`
+    and `params` (JMH's -p name=values) narrow the benchmarks run."""
+    cmd = [java, "-jar", str(JAR), select, *params, "-f", str(args.forks)]
     cmd += ["-wi", str(args.warmups), "-w", "1s", "-i", str(args.iterations), "-r", "10ms"]
     cmd += ["-rf", "json", "-rff", str(out)]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)

@@ -5,6 +5,8 @@
 // all three and the ratios. Target: within 5%.
 //
 //   bench/vs-tinybench [--rounds 5] [--time 1]      (seconds per measurement)
+//   bench/vs-tinybench --anchor 64 [--time 1]      (bench/fidelity's part: tinybench
+//        alone on node/crypto sha256 of that many bytes; prints {p50_ns, mean_ns} as JSON)
 
 import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
@@ -21,6 +23,7 @@ const { values: opts } = parseArgs({
   options: {
     rounds: { type: "string", default: "5" },
     time: { type: "string", default: "1" },
+    anchor: { type: "string" },
   },
 });
 const ROUNDS = Number(opts.rounds);
@@ -168,7 +171,20 @@ function warnIfBusy() {
   console.log(`load average ${load.toFixed(2)} on ${cores} cores${note}`);
 }
 
+// bench/fidelity's part: the runner's node/crypto sha256 call (runners/node/lib_crypto.js,
+// createHash where crypto.hash is missing) under tinybench only.
+function anchor(size) {
+  const msg = crypto.randomBytes(size);
+  const fn =
+    typeof crypto.hash === "function"
+      ? () => crypto.hash("sha256", msg, "buffer")
+      : () => crypto.createHash("sha256").update(msg).digest();
+  const t = tinybench({ impl: "node/crypto", fn });
+  console.log(JSON.stringify({ p50_ns: t.p50, mean_ns: t.mean }));
+}
+
 async function main() {
+  if (opts.anchor !== undefined) return anchor(Number(opts.anchor));
   const db = join(mkdtempSync(join(tmpdir(), "vs-tinybench-")), "results.sqlite");
   try {
     const all = await cases();

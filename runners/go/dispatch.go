@@ -51,9 +51,9 @@ func runCase(libs []*library, req request, bench bool) (any, error) {
 	}
 	var iterations, batches int
 	if bench {
-		iterations, err = positiveField(req["iterations"], "iterations")
+		iterations, err = positiveField(req["iterations"], "iterations", maxIterations)
 		if err == nil {
-			batches, err = positiveField(req["batches"], "batches")
+			batches, err = positiveField(req["batches"], "batches", maxBatches)
 		}
 		if err != nil {
 			return nil, err

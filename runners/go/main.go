@@ -17,27 +17,21 @@ func main() {
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
 	out := bufio.NewWriter(os.Stdout)
 	for {
-		line, err := in.ReadBytes('\n')
-		if len(line) > 0 && !isBlank(line) {
-			writeResponse(out, serve(libs, line))
-		}
-		if err == io.EOF {
+		line, err := readRequest(in)
+		switch {
+		case err == errTooLong:
+			writeResponse(out, failure(nil, errorf(kindBadRequest, "%v", err)))
+		case err == io.EOF:
 			return
-		}
-		if err != nil {
+		case err != nil:
 			fmt.Fprintln(os.Stderr, "runner: reading stdin:", err)
 			os.Exit(1)
+		case lineRefusal(line) != "":
+			writeResponse(out, failure(nil, errorf(kindBadRequest, "%s", lineRefusal(line))))
+		default:
+			writeResponse(out, serve(libs, line))
 		}
 	}
-}
-
-func isBlank(line []byte) bool {
-	for _, c := range line {
-		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
-			return false
-		}
-	}
-	return true
 }
 
 func writeResponse(w *bufio.Writer, resp response) {

@@ -35,6 +35,9 @@ func expandGenerated(raw json.RawMessage) (msg []byte, err error) {
 	if spec.Length == nil || *spec.Length < 0 {
 		return nil, errorf(kindBadRequest, "generator length must be an integer >= 0")
 	}
+	if most := generatedLimit(); *spec.Length > most {
+		return nil, errorf(kindInvalidParams, "a generated message is at most %d bytes here", most)
+	}
 	defer func() {
 		if recover() != nil {
 			msg, err = nil, errorf(kindInvalidParams, "cannot hold a %d-byte message", *spec.Length)

@@ -71,7 +71,7 @@ func decodeRequest(line []byte) (request, any, error) {
 // object decodes an optional JSON object field (inputs, params).
 func (r request) object(name string) (map[string]json.RawMessage, error) {
 	raw := r[name]
-	if len(raw) == 0 || string(raw) == "null" {
+	if len(raw) == 0 {
 		return map[string]json.RawMessage{}, nil
 	}
 	var m map[string]json.RawMessage
@@ -86,7 +86,7 @@ func readID(raw json.RawMessage) (any, error) {
 	var n json.Number
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
-	if len(raw) == 0 || dec.Decode(&n) != nil {
+	if len(raw) == 0 || raw[0] == '"' || dec.Decode(&n) != nil {
 		return nil, errorf(kindBadRequest, "id must be an integer")
 	}
 	v, err := n.Int64()
@@ -111,11 +111,15 @@ func stringField(raw json.RawMessage, name string, required bool) (string, error
 	return s, nil
 }
 
-// positiveField decodes a required positive integer field (iterations, batches).
-func positiveField(raw json.RawMessage, name string) (int, error) {
-	var n int64
-	if err := json.Unmarshal(raw, &n); err != nil || n < 1 || n > 1<<40 {
+// positiveField decodes a required positive integer field (iterations, batches): above most
+// is invalid_params.
+func positiveField(raw json.RawMessage, name string, most int64) (int, error) {
+	var n uint64
+	if err := json.Unmarshal(raw, &n); err != nil || n < 1 {
 		return 0, errorf(kindBadRequest, "field %q must be a positive integer", name)
+	}
+	if n > uint64(most) {
+		return 0, errorf(kindInvalidParams, "field %q must be at most %d", name, most)
 	}
 	return int(n), nil
 }
@@ -139,7 +143,7 @@ func decodeInputs(raw map[string]json.RawMessage) (inputs, error) {
 			continue
 		}
 		var s string
-		if err := json.Unmarshal(value, &s); err != nil {
+		if err := json.Unmarshal(value, &s); err != nil || string(value) == "null" {
 			return in, errorf(kindBadRequest, "input %q must be a string", name)
 		}
 		in.present[name] = true

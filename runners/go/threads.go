@@ -18,7 +18,7 @@ func threadsField(req request) (int, error) {
 	if !ok || string(raw) == "null" {
 		return 1, nil
 	}
-	n, err := positiveField(raw, "threads")
+	n, err := positiveField(raw, "threads", 1<<40)
 	if err != nil || n > maxThreads {
 		return 0, errorf(kindBadRequest, "threads must be an integer in 1..%d", maxThreads)
 	}

@@ -5,6 +5,7 @@
 import crypto from "node:crypto";
 import { OUT_LEN, aead, cipher, digest, int, mac, password } from "./entries.js";
 import { authFailed } from "./protocol.js";
+import { PUBKEY } from "./lib_crypto_pubkey.js";
 
 // crypto.hash() (Node >= 20.12 / 21.7) skips the Hash object; older Nodes use createHash.
 const ONE_SHOT = typeof crypto.hash === "function";
@@ -128,6 +129,7 @@ const TABLE = {
   "pbkdf2-sha1": pbkdf2("sha1"),
   "pbkdf2-sha256": pbkdf2("sha256"),
   "pbkdf2-sha512": pbkdf2("sha512"),
+  ...PUBKEY,
 };
 
 // A hash is offered when Node lists it and OpenSSL's providers can run it

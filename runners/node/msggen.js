@@ -1,5 +1,6 @@
 // Generated messages (docs/protocol.md, "Generated messages"): xorshift64 over one 64 KiB
 // block, repeated to the length. Not a cryptographic primitive: the same bytes in every runner.
+import { MAX_GENERATED } from "./limits.js";
 import { badRequest, invalidParams } from "./protocol.js";
 
 export const GENERATORS = ["xorshift64"];
@@ -31,6 +32,7 @@ export function expand(spec) {
   if (!Number.isInteger(length) || length < 0) {
     throw badRequest("generator length must be an integer >= 0");
   }
+  if (length > MAX_GENERATED) throw invalidParams(`a generated message is at most ${MAX_GENERATED} bytes`);
   let msg;
   try {
     msg = Buffer.allocUnsafe(length);

@@ -1,10 +1,19 @@
 // Turns a dispatch-table row and a request into a prepared operation
-// {first, call, step, async}: `first` is the untimed, verified call (inputs
-// exactly as sent), `call` the timed one, `step` advances the nonce/counter
-// before each timed call (docs/protocol.md, "Nonce stepping").
+// {first, call, step, async, expr, env}: `first` is the untimed, verified call
+// (inputs exactly as sent), `call` the timed one, `step` advances the
+// nonce/counter before each timed call (docs/protocol.md, "Nonce stepping").
+// Synchronous calls are also written as source (`expr` over the names in
+// `env`): timing.js generates each bench's loop around that source.
 
 import { SHAPES } from "./entries.js";
 import { badRequest, internal, invalidParams, unsupported } from "./protocol.js";
+import { preparePubkey } from "./pubkey.js";
+import { inline } from "./timing.js";
+
+// The timed call as source; `call` is the same source compiled to run once.
+function sourced(expr, env, step = null) {
+  return { call: inline(expr, env), step, async: false, expr, env };
+}
 
 function need(inputs, names) {
   for (const name of names) {
@@ -60,27 +69,44 @@ function context(row, key, fresh) {
   return () => ctx;
 }
 
+// The same context as source: `row.make(key)` per message, or the one made above.
+function contextSource(row, key, ctx, fresh) {
+  return fresh ? { src: "row.make(key)", env: { row, key } } : { src: "ctx", env: { ctx: ctx() } };
+}
+
 async function prepareDigest(row, inputs, params) {
   need(inputs, ["msg"]);
   const fn = await row.make(params);
   const { msg } = inputs;
-  const call = () => fn(msg);
-  return { first: call, call, step: null, async: row.async === true };
+  if (row.async === true) {
+    const call = () => fn(msg);
+    return { first: call, call, step: null, async: true };
+  }
+  const op = sourced("fn(msg)", { fn, msg });
+  return { ...op, first: op.call };
 }
 
 async function prepareMac(row, inputs, params) {
   need(inputs, ["key", "msg"]);
   const { key, msg } = inputs;
   if (params.fresh_context) {
-    const call = () => row.oneShot(key, msg);
-    return { first: call, call, step: null, async: row.asyncFresh };
+    if (row.asyncFresh) {
+      const call = () => row.oneShot(key, msg);
+      return { first: call, call, step: null, async: true };
+    }
+    const op = sourced("row.oneShot(key, msg)", { row, key, msg });
+    return { ...op, first: op.call };
   }
   if (!row.reusesKey) {
     throw unsupported("this API cannot reuse a key across messages: only fresh_context=true");
   }
   const fn = await row.keyed(key);
-  const call = () => fn(msg);
-  return { first: call, call, step: null, async: row.async === true };
+  if (row.async === true) {
+    const call = () => fn(msg);
+    return { first: call, call, step: null, async: true };
+  }
+  const op = sourced("fn(msg)", { fn, msg });
+  return { ...op, first: op.call };
 }
 
 function sameBytes(a, b) {
@@ -93,17 +119,19 @@ function prepareCipher(row, primitive, operation, inputs, params) {
   const ctx = context(row, inputs.key, params.fresh_context);
   const nonce = Buffer.from(inputs.nonce);
   const { msg } = inputs;
-  const encrypt = () => ctx().encrypt(nonce, msg);
+  const c = contextSource(row, inputs.key, ctx, params.fresh_context);
+  const env = { ...c.env, nonce, msg };
+  const encrypt = `${c.src}.encrypt(nonce, msg)`;
   if (operation === "encrypt") {
-    return { first: encrypt, call: encrypt, step: stepper(nonce), async: false };
+    const op = sourced(encrypt, env, stepper(nonce));
+    return { ...op, first: op.call };
   }
   const first = () => {
-    const ct = encrypt();
+    const ct = ctx().encrypt(nonce, msg);
     if (!sameBytes(ctx().decrypt(nonce, ct), msg)) throw internal("decrypt did not give msg back");
     return ct;
   };
-  const call = () => ctx().decrypt(nonce, encrypt());
-  return { first, call, step: stepper(nonce), async: false };
+  return { ...sourced(`${c.src}.decrypt(nonce, ${encrypt})`, env, stepper(nonce)), first };
 }
 
 // Absent means empty; the aad sent is the AAD, aad_len only labels the case (protocol.md).
@@ -118,19 +146,23 @@ function prepareAead(row, primitive, operation, inputs, params) {
   const aad = aadOf(inputs);
   const ctx = context(row, inputs.key, params.fresh_context);
   const nonce = Buffer.from(inputs.nonce);
+  const c = contextSource(row, inputs.key, ctx, params.fresh_context);
+  const env = { ...c.env, nonce, aad, msg };
   if (operation === "open") {
-    const call = () => ctx().open(nonce, aad, msg);
-    return { first: call, call, step: null, async: false };
+    const op = sourced(`${c.src}.open(nonce, aad, msg)`, env);
+    return { ...op, first: op.call };
   }
-  const seal = () => ctx().seal(nonce, aad, msg);
-  if (operation === "seal") return { first: seal, call: seal, step: stepper(nonce), async: false };
+  const seal = `${c.src}.seal(nonce, aad, msg)`;
+  if (operation === "seal") {
+    const op = sourced(seal, env, stepper(nonce));
+    return { ...op, first: op.call };
+  }
   const first = () => {
-    const ct = seal();
+    const ct = ctx().seal(nonce, aad, msg);
     if (!sameBytes(ctx().open(nonce, aad, ct), msg)) throw internal("open did not give msg back");
     return ct;
   };
-  const call = () => ctx().open(nonce, aad, seal());
-  return { first, call, step: stepper(nonce), async: false };
+  return { ...sourced(`${c.src}.open(nonce, aad, ${seal})`, env, stepper(nonce)), first };
 }
 
 // Async rows (WebCrypto): the key is imported once (awaited here) or per message
@@ -213,6 +245,8 @@ export async function prepare(row, primitive, operation, inputs, rawParams, { co
       return (row.async ? prepareCipherAsync : prepareCipher)(row, primitive, operation, inputs, params);
     case "aead":
       return (row.async ? prepareAeadAsync : prepareAead)(row, primitive, operation, inputs, params);
+    case "pubkey":
+      return preparePubkey(row, operation, inputs, params);
     default:
       return preparePassword(row, operation, inputs, params);
   }

@@ -1,5 +1,6 @@
 // Protocol v1 framing helpers: error kinds, request validation, hex codecs
 // (docs/protocol.md). No crypto here.
+import { MAX_BATCHES, MAX_ITERATIONS } from "./limits.js";
 import { expand, isGenerated } from "./msggen.js";
 
 export class ProtocolError extends Error {
@@ -52,9 +53,10 @@ function isObject(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-function positiveInt(req, name) {
+function positiveInt(req, name, max) {
   const v = req[name];
-  if (!Number.isSafeInteger(v) || v < 1) throw badRequest(`${name} must be a positive integer`);
+  if (!Number.isInteger(v) || v < 1) throw badRequest(`${name} must be a positive integer`);
+  if (v > max) throw invalidParams(`${name} must be at most ${max}`);
   return v;
 }
 
@@ -92,8 +94,8 @@ export function checkWork(req) {
     params: req.params ?? {},
   };
   if (req.op === "bench") {
-    work.iterations = positiveInt(req, "iterations");
-    work.batches = positiveInt(req, "batches");
+    work.iterations = positiveInt(req, "iterations", MAX_ITERATIONS);
+    work.batches = positiveInt(req, "batches", MAX_BATCHES);
   }
   return work;
 }

@@ -19,7 +19,7 @@ function MsgInput(Inputs: TJSONObject): TBytes;
 implementation
 
 uses
-  protocol;
+  protocol, reqlimits;
 
 const
   BLOCK_SIZE = 65536;
@@ -50,6 +50,8 @@ begin
     Fail('bad_request', 'generator seed must be an integer in 0..4294967295');
   if not IntegerField(Spec, 'length', Len) or (Len < 0) then
     Fail('bad_request', 'generator length must be an integer >= 0');
+  if Len > MAX_GENERATED then
+    Fail('invalid_params', 'a generated message is at most 2^40 bytes');
   X := QWord(Seed) xor QWord($9E3779B97F4A7C15);
   I := 0;
   while I < BLOCK_SIZE do

@@ -24,7 +24,7 @@ function RequestId(Request: TJSONObject): TJSONData;
 function OkReply(Id: TJSONData; Payload: TJSONObject): string;
 function ErrorReply(Id: TJSONData; const Kind, Message: string): string;
 function FieldString(Obj: TJSONObject; const Name: string): string;
-function FieldCount(Obj: TJSONObject; const Name: string): Int64;
+function FieldCount(Obj: TJSONObject; const Name: string; Max: Int64): Int64;
 function FieldObject(Obj: TJSONObject; const Name: string; Required: boolean): TJSONObject;
 function HexToBytes(const Hex, Name: string): TBytes;
 function BytesToHex(Data: PByte; Len: PtrUInt): string;
@@ -125,8 +125,8 @@ begin
   Result := Value.AsString;
 end;
 
-{ A positive integer field (iterations, batches). }
-function FieldCount(Obj: TJSONObject; const Name: string): Int64;
+{ A positive integer field (iterations, batches); above Max is invalid_params. }
+function FieldCount(Obj: TJSONObject; const Name: string; Max: Int64): Int64;
 var
   Value: TJSONData;
 begin
@@ -139,6 +139,8 @@ begin
   Result := Value.AsInt64;
   if Result < 1 then
     Fail('bad_request', 'field "' + Name + '" must be at least 1');
+  if Result > Max then
+    Fail('invalid_params', 'field "' + Name + '" must be at most ' + IntToStr(Max));
 end;
 
 { An object field; an optional one that is absent reads as nil. }

@@ -6,7 +6,7 @@ program runner;
 
 uses
   SysUtils, fpjson, cpu, protocol, msggen, registry, timing, lib_fpchash, lib_paszlib,
-  lib_openssl, leak;
+  lib_openssl, leak, reqlimits;
 
 {$ifndef BUILDFLAGS}
   {$define BUILDFLAGS:='unknown (not built by the Makefile)'}
@@ -162,8 +162,8 @@ var
 begin
   Call := Prepare(Request, Msg);
   Call.Output := @Output[0];
-  Iterations := FieldCount(Request, 'iterations');
-  Batches := FieldCount(Request, 'batches');
+  Iterations := FieldCount(Request, 'iterations', MAX_ITERATIONS);
+  Batches := FieldCount(Request, 'batches', MAX_BATCHES);
   Hex := CallOnce(Call);
   Samples := TimeBatches(Call, Iterations, Batches, Ok);
   if not Ok then
@@ -221,16 +221,22 @@ begin
 end;
 
 var
-  Line: string;
-  InputBuffer: array[0..65535] of byte;
+  Line, Why: string;
+  TooLong: boolean;
 
 begin
-  SetTextBuf(Input, InputBuffer, SizeOf(InputBuffer));
   LoadLibraries;
-  while not EOF(Input) do
+  Line := '';
+  while ReadRequest(Line, TooLong) do
   begin
-    ReadLn(Input, Line);
-    WriteLn(Output, Answer(Line));
+    if TooLong then
+      Why := 'request line longer than ' + IntToStr(LINE_LIMIT) + ' bytes'
+    else
+      Why := LineRefusal(Line);
+    if Why <> '' then
+      WriteLn(Output, ErrorReply(nil, 'bad_request', Why))
+    else
+      WriteLn(Output, Answer(Line));
     Flush(Output);
   end;
 end.

@@ -22,7 +22,11 @@ final class Dispatcher
         return match ($req->op ?? null) {
             'hello' => hello(array_values($this->libs)),
             'compute' => ['output' => ($this->job($req)->once)()],
-            'bench' => run_bench($this->job($req), self::positive($req, 'iterations'), self::positive($req, 'batches')),
+            'bench' => run_bench(
+                $this->job($req),
+                self::positive($req, 'iterations', MAX_ITERATIONS),
+                self::positive($req, 'batches', MAX_BATCHES),
+            ),
             'leak' => run_leak($this, $req),
             default => throw bad_request('op must be hello, compute, bench or leak'),
         };
@@ -75,11 +79,14 @@ final class Dispatcher
         );
     }
 
-    private static function positive(stdClass $req, string $field): int
+    private static function positive(stdClass $req, string $field, int $max): int
     {
         $v = $req->$field ?? null;
         if (!is_int($v) || $v < 1) {
             throw bad_request("$field must be a positive integer");
+        }
+        if ($v > $max) {
+            throw invalid_params("$field must be at most $max");
         }
         return $v;
     }

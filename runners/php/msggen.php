@@ -36,6 +36,9 @@ function msggen_expand(array $spec): string
     if (!is_int($length) || $length < 0) {
         throw bad_request('generator length must be an integer >= 0');
     }
+    if ($length > MAX_GENERATED) {
+        throw invalid_params('a generated message is at most ' . MAX_GENERATED . ' bytes');
+    }
     $block = msggen_block($seed);
     // appended in place: one copy of the message, not two
     $msg = str_repeat($block, intdiv($length, 65536));

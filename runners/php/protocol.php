@@ -177,7 +177,8 @@ function answer(string $line, Closure $handle): array
 {
     $id = null;
     try {
-        $req = json_decode($line, false, 512, JSON_BIGINT_AS_STRING);
+        // json_decode counts the values inside the innermost array as one more level
+        $req = json_decode($line, false, DEPTH_LIMIT + 1, JSON_BIGINT_AS_STRING);
         if (!$req instanceof stdClass) {
             throw bad_request(json_last_error() ? 'not JSON: ' . json_last_error_msg() : 'not a JSON object');
         }

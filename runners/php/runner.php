@@ -9,6 +9,7 @@ declare(strict_types=1);
 ini_set('display_errors', 'stderr');
 ini_set('memory_limit', '-1');
 
+require __DIR__ . '/limits.php';
 require __DIR__ . '/protocol.php';
 require __DIR__ . '/msggen.php';
 require __DIR__ . '/registry.php';
@@ -29,11 +30,10 @@ set_error_handler(static function (int $no, string $message, string $file, int $
 });
 
 $handle = $dispatcher->handle(...);
-while (($line = fgets(STDIN)) !== false) {
-    $line = rtrim($line, "\r\n");
-    if ($line !== '') {
-        fwrite(STDOUT, encode_reply(answer($line, $handle)) . "\n");
-        fflush(STDOUT);
-    }
+while (($line = read_request(STDIN)) !== false) {
+    $why = $line === null ? 'request line longer than ' . LINE_LIMIT . ' bytes' : line_refusal($line);
+    $reply = $why === null ? answer($line, $handle) : error_reply(null, 'bad_request', $why);
+    fwrite(STDOUT, encode_reply($reply) . "\n");
+    fflush(STDOUT);
 }
 exit(0);

@@ -16,6 +16,7 @@ from cryptography.hazmat.primitives.ciphers.aead import (
 from cryptography.hazmat.primitives.kdf import argon2
 from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+from lib_cryptography_pubkey import ROWS as PUBKEY_ROWS
 
 from cbrunner.protocol import AuthFailed
 from cbrunner.registry import Aead, Derive, Digest, Library, Mac, PasswordHash, Stream
@@ -170,6 +171,7 @@ def _table() -> dict:
             "pbkdf2-sha512": _pbkdf2(hashes.SHA512),
         }
     )
+    table.update(PUBKEY_ROWS)
     return table
 
 

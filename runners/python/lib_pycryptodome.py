@@ -27,13 +27,14 @@ from Crypto.Hash import (
     keccak,
 )
 from Crypto.Protocol import KDF
+from lib_pycryptodome_pubkey import ROWS as PUBKEY_ROWS
 
 from cbrunner.protocol import AuthFailed
-from cbrunner.registry import Aead, Derive, Digest, Library, Mac, PasswordHash, Stream
+from cbrunner.registry import Aead, Derive, Digest, Inline, Library, Mac, PasswordHash, Stream
 
 
 def _digest(new) -> Digest:
-    return Digest(lambda params: lambda msg: new(msg).digest())
+    return Digest(lambda params: Inline("new(msg).digest()", new=new))
 
 
 def _xof(module) -> Digest:
@@ -171,6 +172,7 @@ TABLE = {
     "pbkdf2-sha256": _pbkdf2(SHA256),
     "pbkdf2-sha512": _pbkdf2(SHA512),
 }
+TABLE.update(PUBKEY_ROWS)
 
 LIBRARY = Library(
     name="pycryptodome",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import nacl
 import nacl.bindings as sodium
+from lib_pynacl_pubkey import ROWS as PUBKEY_ROWS
 from nacl._sodium import lib as _lib
 from nacl.exceptions import CryptoError, InvalidkeyError
 
@@ -91,6 +92,7 @@ if _lib.crypto_aead_aes256gcm_is_available():
     TABLE["aes-256-gcm"] = _aead(
         sodium.crypto_aead_aes256gcm_encrypt, sodium.crypto_aead_aes256gcm_decrypt
     )
+TABLE.update(PUBKEY_ROWS)
 
 LIBRARY = Library(
     name="pynacl",

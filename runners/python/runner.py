@@ -12,18 +12,24 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cbrunner.dispatch import Dispatcher  # noqa: E402
-from cbrunner.protocol import answer, encode  # noqa: E402
+from cbrunner.limits import TooLong, read_line  # noqa: E402
+from cbrunner.protocol import answer, encode, error  # noqa: E402
 from cbrunner.registry import libraries  # noqa: E402
 
 
 def serve(dispatcher: Dispatcher) -> int:
-    out = sys.stdout
-    for line in sys.stdin:
-        if not line.strip():
+    out, stdin = sys.stdout, sys.stdin.buffer
+    while True:
+        try:
+            line = read_line(stdin)
+        except TooLong as exc:
+            out.write(encode(error(None, "bad_request", str(exc))))
+            out.flush()
             continue
+        if line is None:
+            return 0
         out.write(encode(answer(line, dispatcher.handle)))
         out.flush()
-    return 0
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
-//! The two cases bench/vs-criterion compares: rust/ring sha256 digest of 1 KiB and
+//! The cases bench/vs-criterion compares: rust/ring sha256 digest of 1 KiB and
 //! rust/rustcrypto aes-128-gcm seal of 8 KiB, written the way the runner calls them
-//! (one-shot digest; a key set up once, out-of-place seal with a nonce stepped per message).
+//! (one-shot digest; a key set up once, out-of-place seal with a nonce stepped per message);
+//! and bench/fidelity's: rust/ring sha256 at 64 B, 1 KiB and 16 KiB.
 use aes_gcm::Aes128Gcm;
 use aes_gcm::aead::inout::InOutBuf;
 use aes_gcm::aead::{AeadInOut, KeyInit, Nonce};
@@ -15,10 +16,12 @@ fn bytes(len: usize, seed: u8) -> Vec<u8> {
 }
 
 fn ring_sha256(c: &mut Criterion) {
-    let msg = bytes(1024, 1);
-    c.bench_function("ring-sha256-1024", |b| {
-        b.iter(|| ring::digest::digest(&ring::digest::SHA256, black_box(&msg)))
-    });
+    for size in [64, 1024, 16384] {
+        let msg = bytes(size, 1);
+        c.bench_function(&format!("ring-sha256-{size}"), |b| {
+            b.iter(|| ring::digest::digest(&ring::digest::SHA256, black_box(&msg)))
+        });
+    }
 }
 
 fn rustcrypto_aes128gcm_seal(c: &mut Criterion) {

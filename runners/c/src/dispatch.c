@@ -3,6 +3,7 @@
 
 #include "hello.h"
 #include "leak.h"
+#include "reqlimits.h"
 #include "protocol.h"
 #include "request.h"
 #include "threads.h"
@@ -39,6 +40,8 @@ static int run_call(json_t *req, int bench, call_t *c, json_t **result)
 	if (bench && (!positive(json_object_get(req, "iterations"), &iterations) ||
 		      !positive(json_object_get(req, "batches"), &batches)))
 		return fail(c, RC_BAD_REQUEST, "iterations and batches must be integers >= 1");
+	if (iterations > MAX_ITERATIONS || batches > MAX_BATCHES)
+		return fail(c, RC_INVALID, "at most 2^40 iterations and 65536 batches");
 	if ((rc = request_decode(req, c)) != RC_OK)
 		return rc;
 	if ((rc = call_start(c)) != RC_OK || (rc = call_verified(c)) != RC_OK)

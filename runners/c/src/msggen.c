@@ -1,6 +1,8 @@
 /* Generated messages: see msggen.h. */
 #include "msggen.h"
 
+#include "reqlimits.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +43,10 @@ int msggen_expand(json_t *spec, buf_t *b, char *why, size_t why_len)
 	if (!json_is_integer(length) || json_integer_value(length) < 0) {
 		snprintf(why, why_len, "generator length must be an integer >= 0");
 		return RC_BAD_REQUEST;
+	}
+	if ((uint64_t)json_integer_value(length) > MAX_GENERATED) {
+		snprintf(why, why_len, "a generated message is at most 2^40 bytes");
+		return RC_INVALID;
 	}
 	size_t n = (size_t)json_integer_value(length);
 	b->p = aligned_alloc(64, (n + 64 + 63) & ~(size_t)63);

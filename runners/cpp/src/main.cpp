@@ -1,5 +1,6 @@
 // cryptobench runner for C++ (protocol v1, docs/protocol.md): JSON Lines on stdin/stdout.
 #include "dispatch.hpp"
+#include "reqlimits.hpp"
 
 #include <exception>
 #include <iostream>
@@ -33,13 +34,13 @@ cb::json answer(const std::string &line) {
 int main() {
     std::ios::sync_with_stdio(false);
     std::string line;
-    while (std::getline(std::cin, line)) {
-        while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
-            line.pop_back();
-        if (line.empty())
-            continue;
+    bool too_long = false;
+    while (cb::read_request(std::cin, line, too_long)) {
+        const char *why =
+            too_long ? "request line longer than 201326592 bytes" : cb::line_refusal(line);
+        cb::json response = why ? cb::error(nullptr, cb::Kind::bad_request, why) : answer(line);
         // Replace: a stray non-UTF-8 byte in a message string must not throw on output.
-        std::cout << answer(line).dump(-1, ' ', false, cb::json::error_handler_t::replace) << '\n'
+        std::cout << response.dump(-1, ' ', false, cb::json::error_handler_t::replace) << '\n'
                   << std::flush;
         if (!std::cout)
             break;

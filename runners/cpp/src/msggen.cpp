@@ -1,5 +1,6 @@
 // Generated messages: see msggen.hpp.
 #include "msggen.hpp"
+#include "reqlimits.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -35,6 +36,8 @@ Bytes expand_generated(const json &spec) {
     auto length = spec.find("length");
     if (length == spec.end() || !length->is_number_integer() || length->get<std::int64_t>() < 0)
         throw bad_request("generator length must be an integer >= 0");
+    if (length->get<std::uint64_t>() > MAX_GENERATED)
+        throw invalid("a generated message is at most 2^40 bytes");
     auto n = static_cast<std::size_t>(length->get<std::int64_t>());
     Bytes msg;
     try {

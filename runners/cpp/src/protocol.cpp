@@ -1,6 +1,7 @@
 // Request decoding and response shapes of protocol v1.
 #include "protocol.hpp"
 #include "msggen.hpp"
+#include "reqlimits.hpp"
 
 namespace cb {
 
@@ -73,6 +74,9 @@ std::uint64_t field_count(const json &req, const char *name) {
     auto it = req.find(name);
     if (it == req.end() || !it->is_number_unsigned() || it->get<std::uint64_t>() < 1)
         throw bad_request(std::string(name) + " must be an integer >= 1");
+    std::uint64_t most = std::string(name) == "batches" ? MAX_BATCHES : MAX_ITERATIONS;
+    if (it->get<std::uint64_t>() > most)
+        throw invalid(std::string(name) + " must be at most " + std::to_string(most));
     return it->get<std::uint64_t>();
 }
 

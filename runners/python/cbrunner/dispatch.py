@@ -4,29 +4,42 @@ from __future__ import annotations
 
 import itertools
 import struct
-from collections.abc import Callable
 
+from cbrunner import pubkey
 from cbrunner.hello import hello
 from cbrunner.leak import leak
+from cbrunner.limits import MAX_BATCHES, MAX_ITERATIONS
 from cbrunner.protocol import AuthFailed, Fail, hex_input
 from cbrunner.registry import Aead, Derive, Digest, Library, Mac, PasswordHash, Stream
 from cbrunner.threads import bench_threads
-from cbrunner.timing import time_batches
+from cbrunner.timing import Inline, time_batches
 
 
-def stepper(nonce: bytes) -> Callable[[], bytes]:
-    """Successive nonces: a big-endian counter in the last 4 bytes, wrapping (docs/protocol.md)."""
+def stepped(nonce: bytes) -> tuple[str, dict]:
+    """Successive nonces as source: a big-endian counter in the last 4 bytes, wrapping
+    (docs/protocol.md), the first timed call taking nonce + 1."""
     if not nonce:
-        return lambda: nonce
+        return "nonce", {}
     head, base, count = nonce[:-4], int.from_bytes(nonce[-4:], "big"), itertools.count(1)
-    pack = struct.Struct(">I").pack
-    return lambda: head + pack((base + next(count)) & 0xFFFFFFFF)
+    env = {"head": head, "base": base, "step": count.__next__, "pack": struct.Struct(">I").pack}
+    return "head + pack((base + step()) & 0xFFFFFFFF)", env
 
 
-def prepare(spec, op: str, inputs: dict, params: dict, bench: bool) -> tuple[Callable, Callable]:
-    """(first, timed): the verified call with the inputs as sent, and the per-iteration call.
+def library_call(f, **args) -> Inline:
+    """A row's call with the request's inputs bound: the row's own source where it gives one
+    (an Inline over those names), else a call of the function it returned."""
+    if isinstance(f, Inline):
+        return f.bind(**args)
+    return Inline(f"f({', '.join(args)})", f=f, **args)
+
+
+def prepare(spec, op: str, inputs: dict, params: dict, bench: bool) -> tuple[Inline, Inline]:
+    """(first, timed): the verified call with the inputs as sent, and the timed call (the same
+    call; seal and encrypt step the nonce), each as source for timing.py's compiled loop.
 
     A single-use API refuses a reused-key *bench*; compute ignores fresh_context."""
+    if isinstance(spec, (pubkey.Kex, pubkey.Signature)):
+        return pubkey.prepare(spec, op, inputs, params)
     fresh = bool(params.get("fresh_context", False))
     if not getattr(spec, "reuses_key", True) and not fresh:
         if bench:
@@ -34,26 +47,33 @@ def prepare(spec, op: str, inputs: dict, params: dict, bench: bool) -> tuple[Cal
         fresh = True
     msg = hex_input(inputs, "msg")
     if isinstance(spec, Digest):
-        f = spec.make(params)
-        return (lambda: f(msg)), (lambda: f(msg))
+        call = library_call(spec.make(params), msg=msg)
+        return call, call
     if isinstance(spec, Mac):
         key = hex_input(inputs, "key")
         if fresh:
-            call = lambda: spec.make(key, params)(msg)  # noqa: E731
+            call = Inline("make(key, params)(msg)", make=spec.make, key=key, params=params, msg=msg)
             return call, call
-        f = spec.make(key, params)
-        return (lambda: f(msg)), (lambda: f(msg))
+        call = library_call(spec.make(key, params), msg=msg)
+        return call, call
     if isinstance(spec, (Aead, Stream)):
         return _cipher(spec, op, inputs, fresh)
     password = hex_input(inputs, "password")
     if isinstance(spec, Derive) or (isinstance(spec, PasswordHash) and op == "derive"):
         fn = spec.fn if isinstance(spec, Derive) else spec.derive
         salt = hex_input(inputs, "salt")
-        call = lambda: fn(password, salt, params)  # noqa: E731
+        src = "fn(password, salt, params)"
+        call = Inline(src, fn=fn, password=password, salt=salt, params=params)
         return call, call
     if op == "hash":
         salt = hex_input(inputs, "salt") if spec.takes_salt else None
-        call = lambda: spec.hash(password, salt, params).encode()  # noqa: E731
+        call = Inline(
+            "hash(password, salt, params).encode()",
+            hash=spec.hash,
+            password=password,
+            salt=salt,
+            params=params,
+        )
         return call, call
     encoded = inputs.get("encoded", "")
 
@@ -62,7 +82,8 @@ def prepare(spec, op: str, inputs: dict, params: dict, bench: bool) -> tuple[Cal
             raise AuthFailed()
         return b"ok"
 
-    return verify, verify
+    call = Inline("verify()", verify=verify)
+    return call, call
 
 
 def check_nonce(spec, nonce: bytes) -> None:
@@ -79,39 +100,47 @@ def _cipher(spec, op: str, inputs: dict, fresh: bool):
     key, nonce, msg = hex_input(inputs, "key"), hex_input(inputs, "nonce"), hex_input(inputs, "msg")
     aad = hex_input(inputs, "aad")
     check_nonce(spec, nonce)
-    ctx = None if fresh else spec.key(key)
-    get = (lambda: spec.key(key)) if fresh else (lambda: ctx)
-    next_nonce = stepper(nonce)
+    # The context: made once, or per message (fresh) inside the timed call itself.
+    ctx_src = "make_key(key)" if fresh else "ctx"
+    env = {"make_key": spec.key} if fresh else {"ctx": spec.key(key)}
+    env.update(key=key, nonce=nonce, aad=aad, msg=msg)
+    step_src, step_env = stepped(nonce)
+    env.update(step_env)
     if isinstance(spec, Stream):
+        src = f"encrypt({ctx_src}, {{n}}, msg)"
+        if op == "roundtrip":
 
-        def roundtrip(n):
-            ct = spec.encrypt(get(), n, msg)
-            if spec.encrypt(get(), n, ct) != msg:
-                raise Fail("internal", "decrypt(encrypt(msg)) != msg")
-            return ct
+            def roundtrip(n, ctx):
+                ct = spec.encrypt(ctx, n, msg)
+                if spec.encrypt(spec.key(key) if fresh else ctx, n, ct) != msg:
+                    raise Fail("internal", "decrypt(encrypt(msg)) != msg")
+                return ct
 
-        one = (lambda n: spec.encrypt(get(), n, msg)) if op == "encrypt" else roundtrip
-        return (lambda: one(nonce)), (lambda: one(next_nonce()))
+            src = f"roundtrip({{n}}, {ctx_src})"
+            env["roundtrip"] = roundtrip
+        env["encrypt"] = spec.encrypt
+        return Inline(src.format(n="nonce"), **env), Inline(src.format(n=step_src), **env)
     if op == "open":
-        call = lambda: spec.open(get(), nonce, aad, msg)  # noqa: E731
+        call = Inline(f"open({ctx_src}, nonce, aad, msg)", open=spec.open, **env)
         return call, call
     if op == "seal":
-        return (lambda: spec.seal(get(), nonce, aad, msg)), (
-            lambda: spec.seal(get(), next_nonce(), aad, msg)
-        )
+        src = f"seal({ctx_src}, {{n}}, aad, msg)"
+        env["seal"] = spec.seal
+        return Inline(src.format(n="nonce"), **env), Inline(src.format(n=step_src), **env)
 
-    def roundtrip_aead(n):
-        ct = spec.seal(get(), n, aad, msg)
-        if spec.open(get(), n, aad, ct) != msg:
+    def roundtrip_aead(n, ctx):
+        ct = spec.seal(ctx, n, aad, msg)
+        if spec.open(spec.key(key) if fresh else ctx, n, aad, ct) != msg:
             raise Fail("internal", "open(seal(msg)) != msg")
         return ct
 
-    return (lambda: roundtrip_aead(nonce)), (lambda: roundtrip_aead(next_nonce()))
+    src = f"roundtrip({{n}}, {ctx_src})"
+    env["roundtrip"] = roundtrip_aead
+    return Inline(src.format(n="nonce"), **env), Inline(src.format(n=step_src), **env)
 
 
 def _noop(inputs: dict):
-    msg = hex_input(inputs, "msg")
-    call = lambda: len(msg).to_bytes(8, "big")  # noqa: E731
+    call = Inline("len(msg).to_bytes(8, 'big')", msg=hex_input(inputs, "msg"))
     return call, call
 
 
@@ -120,10 +149,14 @@ class Dispatcher:
         self.libs = {lib.name: lib for lib in libraries}
 
     def _calls(self, req: dict):
-        inputs, params = req.get("inputs") or {}, req.get("params") or {}
+        inputs, params = req.get("inputs", {}), req.get("params", {})
         if not isinstance(inputs, dict) or not isinstance(params, dict):
             raise Fail("bad_request", "inputs and params must be objects")
         prim, op = req.get("primitive"), req.get("operation")
+        if not isinstance(prim, str) or not isinstance(op, str):
+            raise Fail("bad_request", "primitive and operation must be strings")
+        if not isinstance(req.get("impl", ""), str):
+            raise Fail("bad_request", "impl must be a string")
         if prim == "noop":
             if op != "digest":
                 raise Fail("unsupported", "noop offers digest only")
@@ -156,13 +189,12 @@ class Dispatcher:
         if op == "compute":
             return {"output": output}
         iterations, batches = req.get("iterations"), req.get("batches")
-        if (
-            not isinstance(iterations, int)
-            or not isinstance(batches, int)
-            or iterations < 1
-            or batches < 1
-        ):
+        if type(iterations) is not int or type(batches) is not int or iterations < 1 or batches < 1:
             raise Fail("bad_request", "iterations and batches must be positive integers")
+        if iterations > MAX_ITERATIONS or batches > MAX_BATCHES:
+            raise Fail(
+                "invalid_params", f"at most {MAX_ITERATIONS} iterations and {MAX_BATCHES} batches"
+            )
         if req.get("threads", 1) != 1:
             got = bench_threads(self._calls, req, req["threads"], iterations, batches)
             return {"output": output, **got}

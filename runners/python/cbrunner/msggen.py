@@ -3,6 +3,8 @@ block, repeated to the length. Not a cryptographic primitive: the same bytes in 
 
 from __future__ import annotations
 
+from cbrunner.limits import MAX_GENERATED
+
 GENERATORS = ["xorshift64"]
 _BLOCK = 65536
 _MASK = (1 << 64) - 1
@@ -28,6 +30,8 @@ def expand(spec: dict) -> bytes:
         raise ValueError("generator seed must be an integer in 0..4294967295")
     if not isinstance(length, int) or isinstance(length, bool) or length < 0:
         raise ValueError("generator length must be an integer >= 0")
+    if length > MAX_GENERATED:
+        raise MemoryError(f"a generated message is at most {MAX_GENERATED} bytes")
     block = _block(seed)
     try:
         return b"".join([block] * (length // _BLOCK) + [block[: length % _BLOCK]])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from cbrunner import msggen
+from cbrunner import limits, msggen
 
 PROTOCOL = 1
 
@@ -24,6 +24,8 @@ class AuthFailed(Exception):
 
 def hex_input(inputs: dict, name: str) -> bytes:
     value = inputs.get(name, "")
+    if value is None:
+        raise Fail("bad_request", f"input {name} must be a hex string")
     if name == "msg" and isinstance(value, dict):
         return generated(value)
     if not isinstance(value, str):
@@ -43,29 +45,34 @@ def generated(spec: dict) -> bytes:
         raise Fail("invalid_params", str(exc)) from None
 
 
-def _error(rid, kind: str, message: str) -> dict:
+def error(rid, kind: str, message: str) -> dict:
     return {"id": rid, "ok": False, "error": {"kind": kind, "message": message}}
 
 
-def answer(line: str, handle: Callable[[dict], dict]) -> dict:
+def answer(line: bytes, handle: Callable[[dict], dict]) -> dict:
     """One request line → one response object; never raises (a runner never dies)."""
+    why = limits.refusal(line)
+    if why is not None:
+        return error(None, "bad_request", why)
     try:
         req = json.loads(line)
-    except ValueError:
-        return _error(None, "bad_request", "not JSON")
+    except (ValueError, RecursionError):
+        return error(None, "bad_request", "not JSON")
     if not isinstance(req, dict):
-        return _error(None, "bad_request", "not an object")
+        return error(None, "bad_request", "not an object")
     rid = req.get("id")
+    if type(rid) is not int or not -(1 << 63) <= rid < 1 << 63:
+        return error(None, "bad_request", "id must be an integer")
     try:
         return {"id": rid, "ok": True, "result": handle(req)}
     except Fail as exc:
-        return _error(rid, exc.kind, str(exc))
+        return error(rid, exc.kind, str(exc))
     except AuthFailed:
-        return _error(rid, "auth_failed", "authentication failed")
+        return error(rid, "auth_failed", "authentication failed")
     except (ValueError, TypeError, OverflowError) as exc:
-        return _error(rid, "invalid_params", str(exc))
+        return error(rid, "invalid_params", str(exc))
     except Exception as exc:  # a runner never dies on a request
-        return _error(rid, "internal", f"{type(exc).__name__}: {exc}")
+        return error(rid, "internal", f"{type(exc).__name__}: {exc}")
 
 
 def encode(response: dict) -> str:

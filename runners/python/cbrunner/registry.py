@@ -12,12 +12,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cbrunner.timing import Inline
+
+__all__ = ["Aead", "Derive", "Digest", "Inline", "Library", "Mac", "PasswordHash", "Stream"]
+
 RUNNER_DIR = Path(__file__).resolve().parents[1]
 
 
 @dataclass
 class Digest:
-    """make(params) -> f(msg) -> bytes."""
+    """make(params) -> f(msg) -> bytes, or an Inline over `msg`: the call as source, timed
+    with no Python frame of the runner's around it (timeit's statement)."""
 
     make: Callable
     operations: tuple = ("digest",)
@@ -92,11 +97,14 @@ class Library:
 
 
 def libraries() -> list[Library]:
-    """Every lib_*.py beside runner.py that imports in this interpreter, in name order."""
+    """Every lib_*.py beside runner.py that imports in this interpreter, in name order; a
+    lib_<library>_<part>.py without a LIBRARY is rows its library's file imports."""
     libs = []
     for path in sorted(RUNNER_DIR.glob("lib_*.py")):
         try:
-            libs.append(importlib.import_module(path.stem).LIBRARY)
+            module = importlib.import_module(path.stem)
+            if hasattr(module, "LIBRARY"):
+                libs.append(module.LIBRARY)
         except ImportError as exc:
             print(f"python runner: {path.stem} left out: {exc}", file=sys.stderr)
     return libs

@@ -3,7 +3,7 @@ use crate::protocol::{
     Fail, Work, bad_request, field_count, field_str, invalid, parse_work, unsupported,
 };
 use crate::registry::{Call, DIGEST, Entry, Job, Library, NO_PARAMS, entry, plain, put};
-use crate::{hello, threads, timing};
+use crate::{hello, limits, threads, timing};
 use crate::{
     lib_awslc, lib_bcrypt, lib_blake3, lib_crc32c, lib_crc32fast, lib_ring, lib_rustcrypto,
     lib_xxhash,
@@ -53,8 +53,8 @@ fn compute(req: &Map<String, Value>) -> Result<Value, Fail> {
 
 fn bench(req: &Map<String, Value>) -> Result<Value, Fail> {
     let work = parse_work(req)?;
-    let iterations = field_count(req, "iterations", 1)?;
-    let batches = field_count(req, "batches", 1)?;
+    let iterations = field_count(req, "iterations", 1, limits::MAX_ITERATIONS)?;
+    let batches = field_count(req, "batches", 1, limits::MAX_BATCHES)?;
     let threads = threads::count(req)?;
     let mut job = prepare(&work)?;
     let out = timing::once(job.as_mut())?;

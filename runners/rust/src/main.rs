@@ -15,6 +15,7 @@ mod lib_rustcrypto_aead;
 mod lib_rustcrypto_hash;
 mod lib_rustcrypto_kdf;
 mod lib_xxhash;
+mod limits;
 mod msggen;
 mod protocol;
 mod registry;
@@ -22,25 +23,25 @@ mod threads;
 mod timing;
 
 use serde_json::Value;
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::panic::{self, AssertUnwindSafe};
 
 fn main() {
     let mut stdin = io::stdin().lock();
     let mut stdout = io::stdout().lock();
-    let mut raw = Vec::new();
-    loop {
-        raw.clear();
-        match stdin.read_until(b'\n', &mut raw) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        // Not UTF-8 is a bad request like any other unparsable line.
-        let line = String::from_utf8_lossy(&raw);
-        if line.trim().is_empty() {
-            continue;
-        }
-        let response = answer(&line);
+    while let Ok(Some(line)) = limits::read_request(&mut stdin) {
+        let refused = match &line {
+            Err(()) => Some("request line longer than 201326592 bytes"),
+            Ok(raw) => limits::line_refusal(raw),
+        };
+        let response = match (
+            refused,
+            std::str::from_utf8(line.as_deref().unwrap_or_default()),
+        ) {
+            (None, Ok(text)) => answer(text),
+            (Some(why), _) => protocol::error(&Value::Null, &protocol::bad_request(why)),
+            (None, Err(_)) => protocol::error(&Value::Null, &protocol::bad_request("not UTF-8")),
+        };
         let written = writeln!(stdout, "{response}").and_then(|()| stdout.flush());
         if written.is_err() {
             break;

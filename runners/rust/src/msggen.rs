@@ -35,6 +35,9 @@ pub fn expand(spec: &Map<String, Value>) -> Result<Vec<u8>, Fail> {
     let Some(length) = spec.get("length").and_then(Value::as_u64) else {
         return Err(bad_request("generator length must be an integer >= 0"));
     };
+    if length > crate::limits::MAX_GENERATED {
+        return Err(invalid("a generated message is at most 2^40 bytes"));
+    }
     let length = length as usize;
     let block = block(seed);
     let mut msg = Vec::new();

@@ -108,8 +108,11 @@ pub fn field_str(req: &Map<String, Value>, name: &str) -> Result<String, Fail> {
     }
 }
 
-pub fn field_count(req: &Map<String, Value>, name: &str, min: u64) -> Result<u64, Fail> {
+/// An integer field in `min..=max`: below `min` (or not an integer) is a bad request, above
+/// `max` invalid_params (docs/protocol.md, "Limits").
+pub fn field_count(req: &Map<String, Value>, name: &str, min: u64, max: u64) -> Result<u64, Fail> {
     match req.get(name).and_then(Value::as_u64) {
+        Some(n) if n > max => Err(invalid(format!("{name} must be at most {max}"))),
         Some(n) if n >= min => Ok(n),
         _ => Err(bad_request(format!("{name} must be an integer >= {min}"))),
     }

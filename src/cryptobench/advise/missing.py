@@ -8,8 +8,8 @@ import json
 
 from ..catalog.policy import Policy
 from ..catalog.primitives import KEYED_OPERATIONS, Catalog
-from ..plan.cases import runtime_matches
 from ..results import compare
+from ..runtimes.discovery import runtime_matches
 from .rank import allowed, default_size
 
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 from ..catalog.policy import Policy, Use
 from ..catalog.primitives import Catalog
-from ..plan.cases import runtime_matches
 from ..results import compare
+from ..runtimes.discovery import runtime_matches
 from .reasons import reasons
 
 FAST_DEFAULT_SIZE = 1024

@@ -26,11 +26,12 @@ from ..errors import UsageError
 from ..measure import sampling
 from ..measure.case import Prepared, bench_for, prepare
 from ..measure.rounds import Rounds
-from ..plan.cases import PASSWORD_SIZES, Case, runtime_matches
+from ..plan.cases import PASSWORD_SIZES, Case
 from ..results import document as results
 from ..results import machine
 from ..run.lock import RunLock
 from ..run.progress import Progress
+from ..runtimes.discovery import runtime_matches
 from ..runtimes.session import Runtime, open_runtimes
 from ..store.sqlite import RunStore, open_store
 from ..verify import vectors
@@ -172,8 +173,8 @@ class Calibration:
             spent = time.monotonic() - clock0
             per_case = max(0.1, (req.time_budget_s - spent) / max(1, len(finals)))
             policy = sampling.Policy(budget_s=per_case, base_timeout_s=req.timeout)
-            rounds = Rounds({rt.id: rt for rt in live}, verifier, store, run_doc, policy)
-            rounds.rounds = req.rounds
+            by_id = {rt.id: rt for rt in live}
+            rounds = Rounds(by_id, verifier, store, run_doc, policy, req.rounds, req.rounds)
             self._in_rounds(rounds, [p for _, p in finals], "the chosen parameters")
             fix = Remeasure(self.verdict, lambda s, v: self.prepare(verifier, s, v), self.console)
             again = fix.candidates(self._rows(store, run_doc), finals)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -10,12 +11,40 @@ from pathlib import Path
 from ..errors import DataError, UsageError
 from ..paths import project_root
 
-FAMILIES = ("hash", "xof", "checksum", "mac", "cipher", "aead", "password-hash", "kdf")
-OPERATIONS = ("digest", "mac", "encrypt", "seal", "open", "roundtrip", "hash", "verify", "derive")
+FAMILIES = (
+    "hash",
+    "xof",
+    "checksum",
+    "mac",
+    "cipher",
+    "aead",
+    "password-hash",
+    "kdf",
+    "kex",
+    "signature",
+)
+OPERATIONS = (
+    "digest",
+    "mac",
+    "encrypt",
+    "seal",
+    "open",
+    "roundtrip",
+    "hash",
+    "verify",
+    "derive",
+    "keygen",
+    "agree",
+    "sign",
+)
 ENCODINGS = ("bytes", "int-be", "encoded")
 STATUSES = ("recommended", "acceptable", "legacy", "broken", "non-cryptographic")
 KEYED_OPERATIONS = ("mac", "encrypt", "seal", "open", "roundtrip")
 SLOW_FAMILIES = ("password-hash", "kdf")
+# key agreement and signatures (docs/protocol.md, "Public-key operations")
+PUBKEY_FAMILIES = ("kex", "signature")
+PUBKEY_KEYED = ("agree", "sign", "verify")  # fresh_context: the key parsed in every call
+UNSIZED_OPERATIONS = ("keygen", "agree")  # no size axis: one case, size 0
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
@@ -44,6 +73,10 @@ class Primitive:
     nonce_len: int | None = None
     tag_len: int | None = None
     salt_len: int | None = None
+    public_key_len: int | None = None
+    private_key_len: int | None = None
+    signature_len: int | None = None
+    security_bits: int | None = None
     check: dict | None = None
     native: dict = field(default_factory=dict)
     notes: str = ""
@@ -53,6 +86,20 @@ class Primitive:
     def is_slow(self) -> bool:
         """Password hashes and KDFs: sized by password length, shown in ms."""
         return self.family in SLOW_FAMILIES
+
+    @property
+    def is_pubkey(self) -> bool:
+        """Key agreement and signatures: verified by use (verify/pubkey.py)."""
+        return self.family in PUBKEY_FAMILIES
+
+    def random_duration(self, operation: str) -> bool:
+        """An operation whose every call takes a different time: RSA key generation is a
+        random prime search (sampled with many calls; reported with p10/p90)."""
+        return operation == "keygen" and self.id.startswith("rsa-")
+
+    def keyed(self, operation: str) -> bool:
+        """Whether ``fresh_context`` is one of this operation's parameters."""
+        return operation in KEYED_OPERATIONS or self.is_pubkey and operation in PUBKEY_KEYED
 
     def defaults(self) -> dict:
         return {name: p.default for name, p in self.params.items()}
@@ -117,6 +164,10 @@ def _primitive(pid: str, raw: dict) -> Primitive:
         nonce_len=raw.get("nonce_len"),
         tag_len=raw.get("tag_len"),
         salt_len=raw.get("salt_len"),
+        public_key_len=raw.get("public_key_len"),
+        private_key_len=raw.get("private_key_len"),
+        signature_len=raw.get("signature_len"),
+        security_bits=raw.get("security_bits"),
         check=raw.get("check"),
         native=dict(raw.get("native", {})),
         notes=raw.get("notes", ""),
@@ -146,16 +197,17 @@ class Catalog:
     def resolve_params(self, primitive: Primitive, user: dict, operation: str) -> dict:
         """Catalog defaults merged with the user's, validated; every param sent explicitly."""
         out = primitive.defaults()
-        if operation in KEYED_OPERATIONS:
+        if primitive.keyed(operation):
             out["fresh_context"] = False
         for name, value in user.items():
             if name == "fresh_context":
-                if operation in KEYED_OPERATIONS:
-                    out[name] = bool(value)
+                if primitive.keyed(operation):
+                    out[name] = typed_param(name, value, False)
                 continue
             if name not in primitive.params:
                 continue  # a param for another primitive in the same preset/run
             spec = primitive.params[name]
+            value = typed_param(name, value, spec.default)
             if (
                 spec.min is not None
                 and value < spec.min
@@ -167,6 +219,38 @@ class Catalog:
                 )
             out[name] = value
         return out
+
+    def check_params(self, user: dict) -> None:
+        """Each of the user's params of its declared type (that of its default in any
+        primitive declaring it): a usage error before anything runs, not at the case."""
+        for name, value in user.items():
+            if name == "fresh_context":
+                typed_param(name, value, False)
+            for p in self:
+                if name in p.params:
+                    typed_param(name, value, p.params[name].default)
+                    break
+
+
+def typed_param(name: str, value, default):
+    """``value`` as its param's declared type, that of its default: a boolean only from
+    true/false or 1/0, an integer only from an integer, a float only when finite (issue 33:
+    `fresh_context=no` once measured the fresh path)."""
+    if isinstance(default, bool):
+        if isinstance(value, bool):
+            return value
+        if type(value) is int and value in (0, 1):
+            return bool(value)
+        raise UsageError(f"{name}={value!r}: expects true or false (or 1/0)")
+    if isinstance(default, int):
+        if type(value) is int:
+            return value
+        raise UsageError(f"{name}={value!r}: expects an integer")
+    if isinstance(default, float):
+        if type(value) in (int, float) and math.isfinite(value):
+            return float(value)
+        raise UsageError(f"{name}={value!r}: expects a finite number")
+    return value
 
 
 def load(path: Path | None = None) -> Catalog:

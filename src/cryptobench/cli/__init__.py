@@ -30,6 +30,8 @@ COMMANDS = {  # name → module:function in this package
     "leak": "leak:leak",
     "machines": "fleet:machines",
     "history": "fleet:history",
+    "setup": "install:setup_cmd",
+    "doctor": "install:doctor",
 }
 
 

@@ -15,6 +15,7 @@ import click
 from ..paths import default_db
 from ..results import document as results
 from .common import Sources, db_option, err, guarded, output, write
+from .types import SEED, TIMEOUT, Finite
 
 _UNITS = {
     "time": {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0},
@@ -73,8 +74,8 @@ def _command() -> str:
 @click.option("--rounds", type=click.IntRange(1, 50), default=3, show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown"]), default="table")
 @click.option("--output", "output_path", default=None)
-@click.option("--seed", type=int, default=None)
-@click.option("--timeout", type=float, default=60.0, help="base seconds for one answer")
+@click.option("--seed", type=SEED, default=None)
+@click.option("--timeout", type=TIMEOUT, default=60.0, help="base seconds for one answer")
 @db_option
 @guarded
 def calibrate(algorithm, target, memory, runtimes, impls, time_budget, rounds, fmt, **opts):
@@ -183,7 +184,7 @@ def _measure_missing(base, keys, size, opts, cat, use) -> list[dict]:
     show_default=True,
     help="measure the cases the run lacks",
 )
-@click.option("--time-per-case", type=click.FloatRange(0.01), default=None)
+@click.option("--time-per-case", type=Finite(0.01), default=None)
 @click.option("--rounds", type=click.IntRange(1, 50), default=3, show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown"]), default="table")
 @click.option("--output", "output_path", default=None)

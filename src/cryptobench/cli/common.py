@@ -32,7 +32,10 @@ class _ErrConsole:
 
 
 err = _ErrConsole()
-FORMATS = ("table", "json", "csv", "markdown")
+# the formats other tools read: report.exports.EXPORTS (spelt out here so that a command's
+# --help does not import the report stack; tests/test_exports.py checks the two agree)
+EXPORT_FORMATS = ("gobench", "bmf", "github-action-benchmark", "pyperf", "gbench", "openmetrics")
+FORMATS = ("table", "json", "csv", "markdown", *EXPORT_FORMATS)
 SCHEMA_PATH = Path(__file__).parent.parent / "results" / "results.schema.json"
 DB_HELP = "SQLite file or postgresql:// URL (default $CRYPTOBENCH_DB, else ~/.local/share/…)"
 
@@ -46,11 +49,18 @@ def guarded(fn):
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        from sqlite3 import DatabaseError
+
+        from ..store.redact import redact
+
         try:
             return fn(*args, **kwargs)
         except CryptobenchError as exc:
-            err.print(f"cryptobench: {exc}", markup=False)
+            err.print(f"cryptobench: {redact(exc)}", markup=False)
             sys.exit(exc.exit_code)
+        except DatabaseError as exc:  # the store names its file; this is the last resort
+            err.print(f"cryptobench: the database is damaged or unreadable ({exc})", markup=False)
+            sys.exit(1)
 
     return wrapper
 
@@ -93,14 +103,22 @@ def _short(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def read_results_file(path: Path) -> dict:
-    """A results document from a file, validated against the schema (DataError if not)."""
+def read_user_file(path: Path) -> str:
+    """A results or store file's text: a regular file of at most MAX_RESULTS_BYTES (a device
+    or a FIFO is refused at once, never read forever); DataError if not."""
+    from ..paths import MAX_RESULTS_BYTES, NotReadable, read_text_limited
+
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return read_text_limited(path, MAX_RESULTS_BYTES)
     except OSError as exc:
         raise DataError(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise DataError(f"{path}: not a cryptobench results file (not UTF-8 text)") from None
+    except NotReadable as exc:
+        raise DataError(f"{exc}: not a cryptobench results file") from None
+
+
+def read_results_file(path: Path) -> dict:
+    """A results document from a file, validated against the schema (DataError if not)."""
+    text = read_user_file(path)
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -143,12 +161,19 @@ class Sources:
             self._store = open_store(self.db or default_db(), create=self.create)
         return self._store
 
-    def load(self, ref: str) -> dict:
+    def load(self, ref: str, raw: bool = True) -> dict:
+        """A results document; ``raw=False``: without raw samples where the store can leave
+        them out (RunStore.load)."""
         if _is_file_ref(ref):
-            return read_results_file(Path(ref))
+            from ..store.redact import redact
+
+            doc = read_results_file(Path(ref))
+            if doc["run"].get("command"):  # shown as a store would show it: masked
+                doc["run"]["command"] = redact(doc["run"]["command"])
+            return doc
         from ..results import document as results
 
-        run, stored = self.store.load(ref)
+        run, stored = self.store.load(ref, raw=raw)
         return results.document(run, stored)
 
 
@@ -181,3 +206,22 @@ def output(
         group_by=group_by,
     )
     write(text, path)
+
+
+def parse_exports(ctx, param, values) -> list[tuple[str, str]]:
+    """``--export FORMAT=FILE`` (repeatable) → [(format, file)], checked before a run starts."""
+    valid = [f for f in FORMATS if f != "table"]
+    out = []
+    for value in values:
+        fmt, sep, path = value.partition("=")
+        if not sep or not path or fmt not in valid:
+            raise click.BadParameter(
+                f"{value!r}: give FORMAT=FILE, FORMAT one of {', '.join(valid)}"
+            )
+        out.append((fmt, path))
+    return out
+
+
+def write_exports(doc: dict, exports: list[tuple[str, str]], show_precision: bool) -> None:
+    for fmt, path in exports:
+        output(doc, fmt, path, show_precision)

@@ -15,7 +15,7 @@ from ..errors import DataError
 from ..report.tty import terminal_width
 from ..results import fleet
 from ..results import history as history_mod
-from .common import Sources, _validator, db_option, guarded, read_results_file
+from .common import Sources, _validator, db_option, guarded, read_results_file, read_user_file
 
 
 @click.command()
@@ -107,8 +107,8 @@ def read_documents(path: Path) -> list[dict]:
     """The results documents in a results file or a whole-store file (`export --all`), each
     validated against the results schema."""
     try:
-        head = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        head = json.loads(read_user_file(path))
+    except (DataError, json.JSONDecodeError):
         head = None  # read_results_file says what is wrong, in one line
     if not (isinstance(head, dict) and head.get("schema") == fleet.STORE_SCHEMA):
         return [read_results_file(path)]

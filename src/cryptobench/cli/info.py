@@ -12,6 +12,7 @@ from ..plan import cases as plan
 from ..runtimes.protocol import RemoteError, RunnerFailure
 from ..runtimes.session import open_runtimes
 from .common import err, guarded, print_skips
+from .types import TIMEOUT
 
 
 @click.command("list")
@@ -58,16 +59,24 @@ def presets():
     help="wycheproof: every Project Wycheproof vector, per implementation",
 )
 @click.option(
-    "--timeout", type=float, default=60.0, show_default=True, help="seconds to wait for one answer"
+    "--timeout",
+    type=TIMEOUT,
+    default=60.0,
+    show_default=True,
+    help="seconds to wait for one answer",
 )
+@click.option("--reverify", is_flag=True, help="verify again what the cache holds as verified")
+@click.option("--wait", is_flag=True, help="wait for a run that is measuring instead of failing")
 @guarded
-def verify(runtimes, impls, primitives, fmt, all_vectors, suite, strict, timeout):
+def verify(runtimes, impls, primitives, fmt, all_vectors, suite, strict, timeout, reverify, wait):
     """The verification matrix: known answers, forgeries, agreement between implementations,
     and a seeded sample of Project Wycheproof (all of it with --suite wycheproof).
 
     Exit 1 if anything failed; "unverifiable" (no published vector and no second
     implementation: never timed) is not a failure unless --strict."""
+    from ..run.lock import RunLock
     from ..verify import vectors as vectors_mod
+    from ..verify.cache import Cache
     from ..verify.verifier import Verifier
     from . import listing
 
@@ -78,15 +87,20 @@ def verify(runtimes, impls, primitives, fmt, all_vectors, suite, strict, timeout
     live, skipped = open_runtimes(runtimes, impls)
     print_skips(skipped)
     verifier = Verifier(cat, vecs, live, timeout=timeout, all_vectors=all_vectors)
-    if suite == "wycheproof":
-        wycheproof_suite(verifier, cat, live, runtimes, impls, primitives, fmt)
-    try:
-        rows = listing.verify_matrix(verifier, cat, live, runtimes, impls, primitives, err)
-        rows += wycheproof_sample(verifier, cat, live, runtimes, impls, primitives)
-    finally:
-        for rt in live:
-            rt.stop()
+    cache = Cache(enabled=not (reverify or all_vectors))
+    with RunLock(wait=wait):  # every core is busy: nothing may be timed meanwhile
+        if suite == "wycheproof":
+            wycheproof_suite(verifier, cat, live, runtimes, impls, primitives, fmt)
+        try:
+            rows = listing.verify_matrix(
+                verifier, cat, live, runtimes, impls, primitives, err, cache
+            )
+            rows += wycheproof_sample(verifier, cat, live, (runtimes, impls, primitives), cache)
+        finally:
+            for rt in live:
+                rt.stop()
     click.echo(listing.render_matrix(rows, fmt), nl=False)
+    err.print(cache.summary(), markup=False)
     unverifiable = [r for r in rows if r["status"] == "unverifiable"]
     if strict and unverifiable:
         err.print(
@@ -118,13 +132,37 @@ def wycheproof_suite(verifier, cat, live, runtimes, impls, primitives, fmt):
     sys.exit(1 if any(not t.ok for t in tallies) else 0)
 
 
-def wycheproof_sample(verifier, cat, live, runtimes, impls, primitives) -> list[dict]:
-    """A fixed, seeded sample of Wycheproof's vectors: rows of the verify matrix."""
+def wycheproof_sample(verifier, cat, live, filters, cache) -> list[dict]:
+    """A fixed, seeded sample of Wycheproof's vectors: rows of the verify matrix, one worker
+    per runtime, an implementation that passed with nothing changed taken from ``cache``."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from ..report import wycheproof as wycheproof_report
     from ..verify import wycheproof
+    from ..verify.cache import Fingerprints
 
-    chosen, cases = wycheproof.selected(live, runtimes, impls, primitives)
-    tallies = wycheproof.run_all(verifier, cat, chosen, wycheproof.sample(cases))
+    chosen, cases = wycheproof.selected(live, *filters)
+    sampled, fps = wycheproof.sample(cases), Fingerprints.of(live)
+    by_runtime: dict[str, list] = {}
+    for impl in chosen:
+        by_runtime.setdefault(impl.runtime_id, []).append(impl)
+
+    def one_runtime(impls: list) -> list:
+        out = []
+        for impl in impls:
+            key = fps.key(impl.id, "wycheproof sample", sorted(sampled))
+            kept = cache.get(key)
+            if kept is not None:
+                out.append(wycheproof.tally_from(kept))
+                continue
+            got = wycheproof.run_all(verifier, cat, [impl], sampled)
+            out += got
+            if got and got[0].ok:
+                cache.put(key, got[0].as_dict())
+        return out
+
+    with ThreadPoolExecutor(max_workers=max(1, len(by_runtime))) as pool:
+        tallies = [t for ts in pool.map(one_runtime, by_runtime.values()) for t in ts]
     return wycheproof_report.matrix_rows(tallies)
 
 
@@ -146,8 +184,13 @@ def wycheproof_sample(verifier, cat, live, runtimes, impls, primitives) -> list[
 @click.option("--password", default=None)
 @click.option("--salt", default=None)
 @click.option("--encoded", default=None)
+@click.option("--private-key", "private_key", default=None, help="kex/signature: DER or raw, hex")
+@click.option("--public-key", "public_key", default=None)
+@click.option("--peer-public-key", "peer_public_key", default=None, help="agree: the peer's key")
+@click.option("--signature", default=None)
+@click.option("--key-seed", "key_seed", default=None, help="keygen from a 32-byte seed")
 @click.option("--param", "params", multiple=True, help="K=V")
-@click.option("--timeout", type=float, default=600.0)
+@click.option("--timeout", type=TIMEOUT, default=600.0)
 @guarded
 def compute(impl, primitive, operation, batch_path, params, timeout, **raw):
     """One operation on explicit inputs (hex); the output on stdout. With --batch, every
@@ -184,7 +227,7 @@ def _hex_inputs(raw: dict) -> dict:
             try:
                 bytes.fromhex(value)
             except ValueError:
-                raise UsageError(f"--{name} must be hex") from None
+                raise UsageError(f"--{name.replace('_', '-')} must be hex") from None
         inputs[name] = value.lower() if name != "encoded" else value
     return inputs
 

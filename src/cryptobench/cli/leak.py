@@ -13,6 +13,7 @@ from ..leak import command as leak_mod
 from ..paths import default_db
 from ..results import document as results
 from .common import DB_HELP, FORMATS, err, guarded, output
+from .types import SEED, TIMEOUT
 
 
 @click.command()
@@ -36,8 +37,8 @@ from .common import DB_HELP, FORMATS, err, guarded, output
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table")
 @click.option("--output", "output_path", default=None, help="write the report here")
 @click.option("--db", type=click.Path(dir_okay=False), default=None, help=DB_HELP)
-@click.option("--seed", type=int, default=None)
-@click.option("--timeout", type=float, default=300.0, help="seconds for one leak answer")
+@click.option("--seed", type=SEED, default=None)
+@click.option("--timeout", type=TIMEOUT, default=300.0, help="seconds for one leak answer")
 @click.option("--wait", is_flag=True, help="wait for another run to finish instead of failing")
 @guarded
 def leak(fmt, output_path, **opts):

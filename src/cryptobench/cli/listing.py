@@ -4,20 +4,23 @@ from __future__ import annotations
 
 import io
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 from rich.console import Console
 from rich.table import Table
 
 from ..catalog.primitives import Catalog
-from ..measure.rounds import estimate
+from ..measure.rounds import JIT_ROUNDS, ROUNDS, estimate
 from ..plan import cases as plan
 from ..report.tty import terminal_width
 from ..results.document import implementation_dict
 from ..runtimes import cpu_features
 from ..runtimes import declared_sizes as sizes
+from ..runtimes.discovery import runtime_matches
 from ..runtimes.inputs import case_inputs
 from ..runtimes.protocol import RunnerFailure
 from ..runtimes.session import Runtime
+from ..verify.cache import Cache, Fingerprints
 
 VERIFY_SIZES = (0, 1, 64, 1000, 16384)
 
@@ -81,9 +84,11 @@ def render_list(live: list[Runtime], skipped, fmt: str, catalog: Catalog | None 
     return _text(draw)
 
 
-def render_presets(cat: Catalog, live: list[Runtime], rounds: int = 3) -> str:
+def render_presets(cat: Catalog, live: list[Runtime], rounds: int = ROUNDS) -> str:
     impls = [i for rt in live for i in rt.implementations]
     isolated = {rt.id for rt in live if rt.isolate}
+    starts = {rt.id: rt.start_s for rt in live if rt.start_s}
+    compiling = {rt.id for rt in live if rt.spec.compiles}
 
     def draw(console):
         t = Table(
@@ -97,7 +102,10 @@ def render_presets(cat: Catalog, live: list[Runtime], rounds: int = 3) -> str:
             cases, _ = plan.build(p.groups, f, cat, impls)
             prims = sorted({pr for g in p.groups for pr in g.primitives})
             sets = max(1, len(p.cpu_features))  # each feature set: every case again, at most
-            mins = sets * estimate(cases, p.time_per_case or 1.0, rounds, isolated) / 60
+            secs = estimate(
+                cases, p.time_per_case or 1.0, rounds, isolated, starts, JIT_ROUNDS, compiling
+            )
+            mins = sets * secs / 60
             count = f"≤ {sets * len(cases)}" if sets > 1 else str(len(cases))
             t.add_row(name, f"{p.description}\n[{', '.join(prims)}]", count, f"{mins:.1f} min")
         console.print(t)
@@ -106,45 +114,60 @@ def render_presets(cat: Catalog, live: list[Runtime], rounds: int = 3) -> str:
 
 
 def verify_matrix(
-    verifier, cat: Catalog, live: list[Runtime], runtimes, impl_ids, primitives, console
+    verifier, cat: Catalog, live: list[Runtime], runtimes, impl_ids, primitives, console, cache
 ) -> list[dict]:
     """Known answers for every offered (implementation, primitive, operation), then agreement
-    on random inputs at several sizes."""
-    rows = []
-    for rt in live:
-        if runtimes and not any(plan.runtime_matches(rt.id, r) for r in runtimes):
-            continue
+    on random inputs at several sizes: every runtime at once (one worker each), rows an
+    earlier call verified with nothing changed taken from ``cache`` (verify/cache.py)."""
+    chosen = [rt for rt in live if not runtimes or any(runtime_matches(rt.id, r) for r in runtimes)]
+    fps = Fingerprints.of(live)
+
+    def one_runtime(rt: Runtime) -> list[dict]:
+        rows = []
         for impl in rt.implementations:
             if impl_ids and impl.id not in impl_ids:
                 continue
             for pid, offer in sorted(impl.primitives.items()):
-                if pid not in cat or (primitives and pid not in primitives):
-                    if pid not in cat:
-                        rows.append(
-                            {
-                                "implementation": impl.id,
-                                "primitive": pid,
-                                "operation": "*",
-                                "ok": False,
-                                "status": "failed",
-                                "detail": "not a catalog id",
-                            }
-                        )
+                if pid not in cat:
+                    rows.append({**_row(impl.id, pid, "*"), "ok": False, "status": "failed"})
+                    rows[-1]["detail"] = "not a catalog id"
+                    continue
+                if primitives and pid not in primitives:
                     continue
                 for op in offer.operations:
-                    rows.append(_verify_one(verifier, cat, impl, pid, op))
+                    rows.append(_verify_cached(verifier, cat, impl, pid, op, cache, fps))
                     mark = {"ok": "ok  ", "unverifiable": "n/v "}.get(rows[-1]["status"], "FAIL")
                     console.print(f"{mark} {impl.id} {pid} {op}", markup=False)
-    return rows
+        return rows
+
+    with ThreadPoolExecutor(max_workers=max(1, len(chosen))) as pool:
+        return [row for rows in pool.map(one_runtime, chosen) for row in rows]
+
+
+def _row(impl_id: str, pid: str, op: str) -> dict:
+    return {"implementation": impl_id, "primitive": pid, "operation": op}
+
+
+def _verify_cached(verifier, cat, impl, pid, op, cache: Cache, fps: Fingerprints) -> dict:
+    key = fps.key(impl.id, pid, ["verify matrix", op])
+    kept = cache.get(key)
+    if kept is not None:
+        return {**kept, "cached": True}
+    row = _verify_one(verifier, cat, impl, pid, op)
+    if row["status"] in ("ok", "unverifiable"):
+        cache.put(key, row)
+    return row
 
 
 def _verify_one(verifier, cat, impl, pid, op) -> dict:
     prim = cat.get(pid)
-    row = {"implementation": impl.id, "primitive": pid, "operation": op}
+    row = _row(impl.id, pid, op)
     try:
         check = verifier.known_answers(impl, pid, op)
         details = [check.detail]
         sizes = plan.PASSWORD_SIZES if prim.is_slow else VERIFY_SIZES
+        if prim.is_pubkey:  # keygen/agree: no size; sign/verify: a 32-byte message
+            sizes = plan.sizes_for(prim, op, None)
         params = cat.resolve_params(prim, {}, op)
         for size in sizes if check.ok else ():
             inputs = case_inputs(prim, op, size, params, seed=size)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import random
-import shlex
 import sys
 
 import click
@@ -12,12 +11,24 @@ import click
 from ..catalog.sizes import SIZE
 from ..errors import UsageError
 from ..measure import parallel
+from ..measure.rounds import JIT_ROUNDS, ROUNDS
 from ..paths import default_db
 from ..plan import cases as plan
 from ..results import document as results
 from ..run import pipeline
 from ..runtimes import cpu_features
-from .common import DB_HELP, FORMATS, err, guarded, output, validate_name
+from ..store.redact import command_line
+from .common import (
+    DB_HELP,
+    FORMATS,
+    err,
+    guarded,
+    output,
+    parse_exports,
+    validate_name,
+    write_exports,
+)
+from .types import SEED, SEED_MAX, TIMEOUT, Finite, label_option
 
 
 @click.command()
@@ -33,14 +44,14 @@ from .common import DB_HELP, FORMATS, err, guarded, output, validate_name
     "--size", "sizes", multiple=True, type=SIZE, help="bytes, or with a unit: 64KiB, 1GiB"
 )
 @click.option("--param", "params", multiple=True, help="K=V, e.g. fresh_context=true")
-@click.option("--time-per-case", type=click.FloatRange(0.01), default=None)
-@click.option("--precision", type=click.FloatRange(0.01, 50), default=None, help="percent")
+@click.option("--time-per-case", type=Finite(0.01), default=None)
+@click.option("--precision", type=Finite(0.01, 50), default=None, help="percent")
 @click.option(
     "--rounds",
     type=click.IntRange(1, 50),
-    default=3,
-    show_default=True,
-    help="independent rounds per case, each in fresh processes",
+    default=None,
+    help="independent rounds per case, each group in fresh processes (default 5; 3 on Java "
+    "and Node.js, whose fresh process per group is dear); N sets every runtime's",
 )
 @click.option(
     "--cpu-features",
@@ -69,25 +80,39 @@ from .common import DB_HELP, FORMATS, err, guarded, output, validate_name
 @click.option(
     "--output", "output_path", default=None, help="write the report here instead of stdout"
 )
+@click.option(
+    "--export",
+    "exports",
+    multiple=True,
+    callback=parse_exports,
+    metavar="FORMAT=FILE",
+    help="also write the run to FILE in FORMAT (repeatable; any --format but table)",
+)
 @click.option("--db", type=click.Path(dir_okay=False), default=None, help=DB_HELP)
-@click.option("--seed", type=int, default=None)
-@click.option("--timeout", type=float, default=60.0, help="base seconds for one answer")
+@click.option("--seed", type=SEED, default=None, help=f"0..{SEED_MAX}")
+@click.option("--timeout", type=TIMEOUT, default=60.0, help="base seconds for one answer")
 @click.option("--show-precision", is_flag=True)
 @click.option("--wait", is_flag=True, help="wait for another run to finish instead of failing")
+@click.option(
+    "--reverify",
+    is_flag=True,
+    help="verify every case again instead of taking unchanged ones from the cache",
+)
 @click.option(
     "--name", default=None, callback=validate_name, help="a name for this run (unique per machine)"
 )
 @click.option(
     "--machine-label",
     default=None,
+    callback=label_option,
     help="what to call this machine, e.g. c7i.large (default $CRYPTOBENCH_MACHINE_LABEL, "
     "else the hostname)",
 )
 @guarded
-def run(fmt, output_path, show_precision, **opts):
+def run(fmt, output_path, show_precision, exports, **opts):
     """Verify and measure: a preset (default: `default`) or the primitives named."""
     req = pipeline.RunRequest(
-        command=shlex.join(["cryptobench", *sys.argv[1:]]),
+        command=command_line(["cryptobench", *sys.argv[1:]]),
         db=opts["db"] or default_db(),
         preset=opts["preset"],
         filters=plan.Filters(
@@ -101,13 +126,15 @@ def run(fmt, output_path, show_precision, **opts):
         ),
         time_per_case=opts["time_per_case"],
         precision=opts["precision"] / 100 if opts["precision"] else None,
-        rounds=opts["rounds"],
+        rounds=opts["rounds"] or ROUNDS,
+        jit_rounds=opts["rounds"] or JIT_ROUNDS,
         seed=opts["seed"] if opts["seed"] is not None else random.SystemRandom().randrange(1 << 31),
         timeout=opts["timeout"],
         wait=opts["wait"],
         pin=opts["pin"],
         name=opts["name"],
         machine_label=opts["machine_label"],
+        reverify=opts["reverify"],
     )
     if opts["parallel"] is not None:
         req.parallel = _cpus(opts["parallel"])
@@ -117,15 +144,33 @@ def run(fmt, output_path, show_precision, **opts):
         req.cpu_features = list(dict.fromkeys(cpu_features.parse(s) for s in opts["cpu_features"]))
     elif req.preset and plan.load_preset(req.preset).cpu_features:
         req.cpu_features = list(dict.fromkeys(plan.load_preset(req.preset).cpu_features))
+    _first_use(req.filters.runtimes or [i.split("/")[0] for i in req.filters.impls])
     done = pipeline.run(req, err.get())
-    output(results.document(done.run, done.results), fmt, output_path, show_precision)
+    doc = results.document(done.run, done.results)
+    output(doc, fmt, output_path, show_precision)
+    write_exports(doc, exports, show_precision)
     if done.interrupted:
         err.print(
             f"interrupted: {len(done.results)} cases kept in run {done.run['id'][:8]}",
             markup=False,
         )
         sys.exit(130)
-    sys.exit(1 if done.failures else 0)
+    lost = lost_rounds(done.results)
+    if lost:
+        err.print(f"{lost} cases lost a round (see FAILED above): exit 1", markup=False)
+    sys.exit(1 if done.failures or lost else 0)
+
+
+def lost_rounds(rows: list[dict]) -> int:
+    """Cases measured in fewer rounds than planned (a runner killed or hung in one): kept,
+    but README's exit 1 "a measurement failed" applies."""
+    return sum(
+        1
+        for r in rows
+        if r.get("status") == "ok"
+        and r.get("rounds_planned")
+        and len(r.get("rounds") or ()) < r["rounds_planned"]
+    )
 
 
 def _cpus(value: str) -> list[int]:
@@ -134,3 +179,12 @@ def _cpus(value: str) -> list[int]:
     if value != "all" and not (value.isdigit() and 1 <= int(value) <= usable):
         raise UsageError(f"--parallel {value!r}: valid: all, or 1..{usable} (usable CPUs here)")
     return parallel.cpus_for(value)
+
+
+def _first_use(runtimes: list[str]) -> None:
+    """An installed cryptobench builds the runners a run needs into its cache first."""
+    from ..runtimes import install
+
+    for o in install.ensure(runtimes, lambda msg: err.print(msg, markup=False)):
+        if not o.ok:
+            err.print(f"runner {o.runtime} not built: {o.detail}", markup=False)

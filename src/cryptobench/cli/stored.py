@@ -19,6 +19,7 @@ from ..results import compare as compare_mod
 from ..results import document as results
 from . import listing
 from .common import FORMATS, Sources, db_option, err, guarded, output, write
+from .types import Finite
 
 
 @click.command()
@@ -79,7 +80,7 @@ def report_cmd(refs, html_path, title, machines, normalise_to, db):
 
     sources = Sources(db)
     refs = list(refs) + (last_runs_of(sources.store, machines.split(",")) if machines else [])
-    docs = [sources.load(ref) for ref in refs or ("last",)]
+    docs = [sources.load(ref, raw=False) for ref in refs or ("last",)]  # the page shows no samples
     check_machine(docs, normalise_to)
     path = Path(html_path)
     try:
@@ -97,7 +98,7 @@ def report_cmd(refs, html_path, title, machines, normalise_to, db):
 @click.argument("candidates", nargs=-1, required=True, metavar="CANDIDATE...")
 @click.option(
     "--fail-above",
-    type=click.FloatRange(0),
+    type=Finite(0),
     default=None,
     metavar="PCT",
     help="exit 3 if a significant slowdown exceeds PCT percent",
@@ -105,14 +106,14 @@ def report_cmd(refs, html_path, title, machines, normalise_to, db):
 @click.option("--format", "fmt", type=click.Choice(sorted(comparison.FORMATS)), default="table")
 @click.option(
     "--alpha",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    type=Finite(0, 1, min_open=True, max_open=True),
     default=compare_mod.ALPHA,
     show_default=True,
     help="false discovery rate (Benjamini–Hochberg)",
 )
 @click.option(
     "--min-effect",
-    type=click.FloatRange(0),
+    type=Finite(0),
     default=compare_mod.MIN_EFFECT * 100,
     show_default=True,
     help="smallest change in percent that is called a change",
@@ -121,13 +122,22 @@ def report_cmd(refs, html_path, title, machines, normalise_to, db):
 @db_option
 @guarded
 def compare_cmd(a, candidates, fail_above, fmt, alpha, min_effect, output, db):
-    """Each CANDIDATE against BASELINE (runs, run names or results files): ratio of medians
-    with its CI, Mann–Whitney U p-values with Benjamini–Hochberg control, `~` where not
-    significant; one table per candidate."""
-    from ..results.fleet import compare_many
+    """Each CANDIDATE against BASELINE (runs, run names or results files): the ratio of the
+    round estimates with its CI (Welch's t over the rounds; Mann–Whitney U on the batches only
+    for one-round runs), Benjamini–Hochberg control, `~` where not significant; one table per
+    candidate."""
+    from ..report.comparison import compare_many
 
     sources = Sources(db)
     docs = [sources.load(ref) for ref in (a, *candidates)]
+    base_id = docs[0]["run"].get("id")
+    for ref, doc in zip(candidates, docs[1:], strict=True):
+        if doc["run"].get("id") == base_id:
+            err.print(
+                f"note: {ref!r} is the same run as {a!r} ({str(base_id)[:8]}): every case is "
+                "compared with itself, so nothing can differ",
+                markup=False,
+            )
     text, empty, slow = compare_many(docs, fmt, alpha, min_effect / 100, fail_above)
     write(text, output)
     if empty:
@@ -145,15 +155,20 @@ def import_cmd(file, db):
     """Add a results file, or a whole store from `export --all`, to the store (e.g. from
     another machine, or SQLite into PostgreSQL); prints the run ids added. Importing twice
     adds nothing."""
+    from ..catalog import primitives as catalog
     from ..results.fleet import import_documents
     from .fleet import read_documents
 
     docs = read_documents(Path(file))
     store = Sources(db, create=True).store
-    added, summary = import_documents(store, docs)
+    added, summary, refused = import_documents(store, docs, catalog.load())
+    for line in refused:
+        err.print(line, markup=False)
     err.print(summary, markup=False)
     for run_id in added:
         click.echo(run_id)
+    if refused:
+        sys.exit(1)
 
 
 @click.command("export")

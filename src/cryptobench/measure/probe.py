@@ -34,11 +34,3 @@ def measure(cpu: int | None = None) -> dict:
         os.sched_setaffinity(0, before)
     ci = stats.median_ci(per_call)
     return {"median_ns": ci.median, "ci_low_ns": ci.low, "ci_high_ns": ci.high}
-
-
-def drift(probes: list[dict]) -> float | None:
-    """Largest relative spread of a run's probes (max/min − 1), None with fewer than two."""
-    values = [p["median_ns"] for p in probes if p.get("median_ns")]
-    if len(values) < 2:
-        return None
-    return max(values) / min(values) - 1

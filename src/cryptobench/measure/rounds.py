@@ -1,9 +1,11 @@
 """The rounds (docs/methodology.md, "Rounds"): every verified case is measured in R
-independent rounds. Each round starts fresh runner processes — for JIT runtimes
-(`isolate = true` in runner.toml) one per group of cases, as JMH forks a JVM per benchmark —
-times the drift probe, and walks the groups (implementation × primitive × operation) in an
-order shuffled from the run's seed, sizes shuffled inside. A case's row is stored again after
-each of its rounds, so a run stopped at any point keeps every finished round.
+independent rounds. Each round times the drift probe and walks the groups (implementation ×
+primitive × operation) in an order shuffled from the run's seed, sizes shuffled inside; every
+group runs in a fresh runner process, as JMH forks a JVM per benchmark: a library's call
+earlier in a process can slow another's later (measured: one AVX-512 call of xxh3 or ISA-L
+makes OpenSSL's SHA-256 of 16 B 1.9x slower for the rest of the process's life). A case's row
+is stored again after each of its rounds, so a run stopped at any point keeps every finished
+round.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ import json
 import os
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from .. import stats
 from ..plan.cases import Case
 from ..results import document as results
 from ..runtimes.protocol import RemoteError, RunnerFailure
@@ -24,6 +27,21 @@ from . import probe, sampling
 from .case import Prepared, measure_round, round_error
 
 START_S = 0.5  # a fresh runner process, roughly (JVM and Node included)
+JIT_WARM_S = 1.0  # a JIT runtime's first case of a group warms up at least this (sampling)
+CASE_FLOOR_S = 0.06  # a fast case's floor of batches in one round, roughly
+SLOW_FLOOR_S = 0.5  # a slow case's (password hashes, KDFs: 3 calls of ~100 ms and more)
+CALIBRATE_S = 0.02  # finding a batch's iterations
+PROBE_S = 0.1  # the drift probe, once a round
+ROUNDS = 5  # rounds per case (docs/methodology.md, "How many rounds")
+JIT_ROUNDS = 3  # … on a JIT runtime, unless --rounds says otherwise
+GROUP_WARM_S = 0.2  # the least warm-up of a group's later cases, once its first warmed the JIT
+
+
+def group_warm(policy: sampling.Policy) -> sampling.Policy:
+    """The policy of a group's later cases: the JIT already compiled the operation while its
+    first case warmed up, so they are held to a short warm-up; compilation overlapping a batch
+    still makes it warm-up (the steady-state proof is per case)."""
+    return replace(policy, jit_warmup_s=min(policy.jit_warmup_s, GROUP_WARM_S))
 
 
 def group_key(case: Case) -> tuple:
@@ -44,14 +62,56 @@ def order(prepared: list[Prepared], seed: int, round_no: int) -> list[list[Prepa
     return out
 
 
-def estimate(cases: list[Case], budget_s: float, rounds: int, isolated: set[str]) -> float:
-    """Seconds a plan should take here: a rough guide, printed before the run."""
-    groups = {(group_key(c), c.impl.runtime_id) for c in cases}
-    starts = sum(rt in isolated for _, rt in groups) + len({c.impl.runtime_id for c in cases})
-    total = rounds * (starts * START_S + 0.1)
+def round_entry(r: int, m: sampling.Measurement) -> dict:
+    """What one round of a case keeps (its batches go to the case's samples, tagged)."""
+    return {
+        "round": r,
+        "median_ns": m.ci.median,
+        "ci_low_ns": m.ci.low,
+        "ci_high_ns": m.ci.high,
+        "n_samples": len(m.samples),
+        "iterations": m.iterations,
+        "warmup_ns": m.warmup_ns,
+        "warmup_batches": len(m.warmup),
+        "warmup_reason": m.warmup_reason,
+        "stop_reason": m.stop_reason,
+        "target": m.target,
+        "elapsed_s": round(m.elapsed_s, 3),
+        "flags": m.flags,
+        "samples": [{**s, "round": r} for s in m.samples],
+        "warmup_samples": [{**s, "round": r} for s in m.warmup],
+    }
+
+
+def estimate(
+    cases: list[Case],
+    budget_s: float,
+    rounds: int,
+    isolated: set[str],
+    starts: dict[str, float] | None = None,
+    jit_rounds: int = JIT_ROUNDS,
+    compiling: set[str] = frozenset(),
+) -> float:
+    """Seconds measuring a plan should take here, from the plan's own arithmetic: every group
+    in every one of its rounds starts a process (``starts``: each runtime's measured start,
+    else START_S), a group on a runtime that reports its JIT compilations warms up once
+    (JIT_WARM_S, then GROUP_WARM_S per other size), and each case spends its round's share
+    of the budget (its floor of batches when that is longer) plus its calibration."""
+    groups: dict[tuple, list[Case]] = {}
     for c in cases:
-        total += max(0.8 * budget_s, 1.5) if c.prim.is_slow else rounds * 0.07 + 0.6 * budget_s
-    return total
+        groups.setdefault((group_key(c), c.impl.runtime_id), []).append(c)
+    total = 0.0
+    for (_, rid), cs in groups.items():
+        r = min(rounds, jit_rounds) if rid in isolated else rounds
+        per_round = (starts or {}).get(rid, START_S)
+        if rid in compiling:
+            per_round += JIT_WARM_S + GROUP_WARM_S * (len(cs) - 1)
+        for c in cs:
+            share = budget_s / r
+            per_round += max(share, SLOW_FLOOR_S) if c.prim.is_slow else max(share, CASE_FLOOR_S)
+            per_round += CALIBRATE_S
+        total += r * per_round
+    return total + rounds * PROBE_S
 
 
 @dataclass
@@ -59,6 +119,10 @@ class _State:
     rounds: list[dict] = field(default_factory=list)
     errors: list[tuple[int, str]] = field(default_factory=list)
     final: dict | None = None  # a refusal or a wrong output: no further rounds
+    replaced: list[dict] = field(default_factory=list)  # rounds measured again, kept here
+
+    def rounds_why(self) -> str:
+        return "; ".join(x["remeasured"] for x in self.rounds if x.get("remeasured"))
 
 
 @dataclass
@@ -68,7 +132,8 @@ class Rounds:
     store: RunStore
     run: dict
     policy: sampling.Policy  # for the whole case; each round gets its share
-    rounds: int = 3
+    rounds: int = ROUNDS
+    jit_rounds: int = JIT_ROUNDS  # for JIT runtimes (isolate = true): a JVM per group is dear
     pin: dict | None = None  # machine.pin_plan()
     on_step: Callable[[Prepared, int, dict | None], None] = lambda p, r, res: None
     _state: dict[int, _State] = field(default_factory=dict)
@@ -76,7 +141,6 @@ class Rounds:
     def measure(self, prepared: list[Prepared]) -> None:
         """Every round of every case, each stored as soon as it is measured."""
         self._state = {p.seq: _State() for p in prepared}
-        round_policy = sampling.for_rounds(self.policy, self.rounds)
         cpu = self.pin["runner_cpu"] if self.pin else None
         if self.pin:
             os.sched_setaffinity(0, {self.pin["orchestrator_cpu"]})
@@ -88,24 +152,77 @@ class Rounds:
             self.store.update_run(self.run)
             for group in order(prepared, self.run["seed"], r):
                 rt = self.runtimes[group[0].case.runtime_key]
-                if rt.isolate:
-                    rt.stop()
+                if r > self.planned(rt):
+                    continue
+                rt.stop()  # a fresh process for every group, of every runtime (below)
+                round_policy = sampling.for_rounds(self.policy, self.planned(rt))
+                warm = round_policy  # the group's first case warms the JIT up for all of it
                 for p in group:
-                    self._one(rt, p, r, round_policy)
+                    if self._one(rt, p, r, warm):
+                        warm = group_warm(round_policy)
+                self._done_with(rt)
+        self._second_look(prepared)
         self._flag_sizes(prepared)
+
+    def planned(self, rt: Runtime) -> int:
+        """How many rounds a runtime's cases get."""
+        return min(self.rounds, self.jit_rounds) if rt.isolate else self.rounds
+
+    def steps(self, prepared: list[Prepared]) -> int:
+        """Rounds of cases the run will measure (for progress)."""
+        return sum(self.planned(self.runtimes[p.case.runtime_key]) for p in prepared)
+
+    def _second_look(self, prepared: list[Prepared]) -> None:
+        """A round that disagrees with all the others beyond their spread (stats.outlier_round)
+        is measured once more in a fresh process of its runtime; the new round takes its place
+        and the old one stays in the row (``replaced_rounds``), with why."""
+        for p in prepared:
+            st = self._state[p.seq]
+            meds = [[x[k] for x in st.rounds] for k in ("median_ns", "ci_low_ns", "ci_high_ns")]
+            i = stats.outlier_round(*meds) if st.final is None else None
+            if i is None:
+                continue
+            rt = self.runtimes[p.case.runtime_key]
+            policy = sampling.for_rounds(self.policy, self.planned(rt))
+            rt.stop()
+            old = st.rounds[i]
+            try:
+                m = measure_round(rt, p, policy, self.verifier, first_round=False)
+            except (RemoteError, RunnerFailure, VerifyError):
+                continue  # the round stays as it was
+            finally:
+                rt.stop()
+            centre = sorted(x["median_ns"] for x in st.rounds)[len(st.rounds) // 2]
+            why = (
+                f"round {old['round']} ({old['median_ns']:.4g} ns) disagreed with the others "
+                f"(median {centre:.4g} ns): measured again in a fresh process"
+            )
+            st.rounds[i] = {**round_entry(old["round"], m), "remeasured": why}
+            st.replaced.append({k: v for k, v in old.items() if "samples" not in k})
+            res = self._result(p, st)
+            self.store.put_case(self.run["id"], p.seq, res)
+
+    def _done_with(self, rt: Runtime) -> None:
+        """A group's process ends with the group: no runner process is left alive (compiling,
+        collecting) beside the next group, and no group inherits another's process state
+        (docs/methodology.md, "Why whole rounds ran slow")."""
+        rt.stop()
 
     def result_of(self, p: Prepared) -> dict:
         """A case's row after the rounds so far."""
         return self._result(p, self._state[p.seq])
 
-    def _one(self, rt: Runtime, p: Prepared, r: int, policy: sampling.Policy) -> None:
+    def _one(self, rt: Runtime, p: Prepared, r: int, policy: sampling.Policy) -> bool:
+        """One round of one case, stored; True if it was measured."""
         st = self._state[p.seq]
         if st.final is not None:
-            return
+            return False
         self.on_step(p, r, None)
+        measured = False
         try:
             m = measure_round(rt, p, policy, self.verifier, first_round=not st.rounds)
-            st.rounds.append(results.round_entry(r, m))
+            st.rounds.append(round_entry(r, m))
+            measured = True
         except RemoteError as exc:
             if exc.kind == "unsupported":
                 st.final = results.skipped(p.case, f"not offered: {exc.message}")
@@ -118,13 +235,18 @@ class Rounds:
         res = self._result(p, st)
         self.store.put_case(self.run["id"], p.seq, res)
         self.on_step(p, r, res)
+        return measured
 
     def _result(self, p: Prepared, st: _State) -> dict:
         if st.final is not None:
             return st.final
         if st.rounds:
             ctx = {"tsc_hz": self.run["machine"].get("tsc_hz"), "errors": st.errors}
-            res = results.measured(p.case, st.rounds, self.rounds, p.verification, ctx)
+            planned = self.planned(self.runtimes[p.case.runtime_key])
+            res = results.measured(p.case, st.rounds, planned, p.verification, ctx)
+            if st.replaced:
+                res["replaced_rounds"] = st.replaced
+                res["flags"].append(st.rounds_why())
         else:
             why = "; ".join(f"round {r}: {e}" for r, e in st.errors) or "not measured"
             res = results.failed(p.case, why, p.verification)

@@ -23,6 +23,9 @@ SLOW_OP_NS = 10_000_000  # ≥ 10 ms per operation: one operation per batch
 CHUNK_NS = 100_000_000  # ask for ~100 ms of batches per request
 LONG_CALL_NS = 100_000_000  # ≥ 100 ms per call: the slow-operation policy (below)
 LONG_CALL_MIN_SAMPLES = 3  # its floor of kept batches in a round
+# RSA key generation is a random prime search: one call's duration varies several-fold, so a
+# round keeps at least this many calls and the result reports the median with p10/p90.
+RANDOM_DURATION_CALLS = 50
 
 
 @dataclass
@@ -107,15 +110,18 @@ def measure(
     first_timeout: float | None = None,
     min_warmup_s: float = 0.0,
     expected_ns: float | None = None,
+    min_calls: int = 0,
 ) -> Measurement:
     """One round of one case. ``min_warmup_s``: the least warm-up a runtime that reports JIT
     compilation gets (as JMH's warm-up iterations); others are not held to it.
-    ``expected_ns``: how long the verified call took, where known (slow-operation policy)."""
+    ``expected_ns``: how long the verified call took, where known (slow-operation policy).
+    ``min_calls``: kept batches a round needs at least, whatever the budget (an operation of
+    random duration: RSA key generation, slowop.call_floor)."""
     start = clock()
     per_op, warm, bench = first_estimate(bench, policy, slow_family, first_timeout, expected_ns)
     slow = slow_family or per_op >= SLOW_OP_NS
     target = policy.slow_precision if slow else policy.precision
-    min_samples = sample_floor(policy, slow, slow_family, per_op)
+    min_samples = max(sample_floor(policy, slow, slow_family, per_op), min_calls)
     warm_ns = sum(s["ns"] for s in warm)
     values: list[float] = []
     batches: list[dict] = []
@@ -220,6 +226,11 @@ def first_estimate(
         return first.pop() if first else bench(iterations, batches, timeout)
 
     return per_op, [], replay
+
+
+def call_floor(prim, op: str) -> int:
+    """Calls a round keeps at least (0: the usual floors): RSA keygen's duration is random."""
+    return RANDOM_DURATION_CALLS if prim.random_duration(op) else 0
 
 
 def sample_floor(policy: Policy, slow: bool, slow_family: bool, per_op: float) -> int:

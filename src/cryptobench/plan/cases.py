@@ -4,17 +4,26 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..catalog.primitives import KEYED_OPERATIONS, OPERATIONS, Catalog, Primitive
+from ..catalog.primitives import (
+    KEYED_OPERATIONS,
+    OPERATIONS,
+    UNSIZED_OPERATIONS,
+    Catalog,
+    Primitive,
+)
 from ..errors import DataError, UsageError
 from ..paths import project_root
 from ..runtimes import cpu_features
+from ..runtimes.discovery import runtime_matches
 from ..runtimes.protocol import Implementation
 
 DEFAULT_SIZES = (16, 64, 256, 1024, 8192, 16384)
 PASSWORD_SIZES = (8,)
+MESSAGE_SIZES = (32,)  # sign/verify: a 32-byte message (a digest-sized payload, as a JWT's)
 
 
 @dataclass
@@ -103,7 +112,8 @@ class Filters:
 
 
 def parse_param(text: str) -> tuple[str, object]:
-    """``K=V`` with V an int, float, true/false, or a string."""
+    """``K=V`` with V an int, a finite float, true/false, or a string (checked against the
+    param's declared type later: Catalog.check_params)."""
     if "=" not in text:
         raise UsageError(f"--param expects K=V, got {text!r}")
     key, value = text.split("=", 1)
@@ -112,15 +122,13 @@ def parse_param(text: str) -> tuple[str, object]:
         return key, low == "true"
     for cast in (int, float):
         try:
-            return key, cast(value)
+            got = cast(value)
         except ValueError:
-            pass
+            continue
+        if not math.isfinite(got):
+            raise UsageError(f"--param {text!r}: {value} is not a finite number")
+        return key, got
     return key, value
-
-
-def runtime_matches(runtime_id: str, wanted: str) -> bool:
-    """``java`` selects every Java variant; ``java@25`` exactly one."""
-    return runtime_id == wanted or ("@" not in wanted and runtime_id.split("@")[0] == wanted)
 
 
 def validate_filters(
@@ -144,6 +152,7 @@ def validate_filters(
     for k in f.params:
         if k not in known:
             raise UsageError(f"unknown param {k!r}; valid: {', '.join(sorted(known))}")
+    catalog.check_params(f.params)
 
 
 def _selected(impl: Implementation, f: Filters) -> bool:
@@ -186,8 +195,8 @@ def build(
             prim = catalog.get(pid)
             ops = [o for o in (g.operations or prim.operations) if o in prim.operations]
             ops = [o for o in ops if not f.operations or o in f.operations]
-            sizes = f.sizes or g.sizes or (PASSWORD_SIZES if prim.is_slow else DEFAULT_SIZES)
             for op in ops:
+                sizes = sizes_for(prim, op, f.sizes or g.sizes)
                 params = catalog.resolve_params(prim, {**g.params, **f.params}, op)
                 for impl in impls:
                     if not _selected(impl, f) or not impl.offers(pid, op):
@@ -216,6 +225,18 @@ def build(
                         else:
                             cases.append(case)
     return cases, not_offered
+
+
+def sizes_for(prim: Primitive, op: str, asked) -> list[int]:
+    """The sizes of one primitive and operation: keygen and agree have no size axis (one case,
+    size 0); sign and verify are sized by the message (32 B unless asked)."""
+    if prim.is_pubkey and op in UNSIZED_OPERATIONS:
+        return [0]
+    if asked:
+        return list(asked)
+    if prim.is_pubkey:
+        return list(MESSAGE_SIZES)
+    return list(PASSWORD_SIZES if prim.is_slow else DEFAULT_SIZES)
 
 
 def _add_fresh(case: Case, cases: list[Case], seen: set) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from ..catalog.primitives import OPERATIONS, Catalog
 from ..catalog.sizes import parse_size
 from ..errors import CryptobenchError, UsageError
+from ..paths import MAX_PRESET_BYTES, NotReadable, read_text_limited
 from ..runtimes import cpu_features
 
 TOP = {
@@ -58,11 +59,11 @@ def read(path: Path, catalog: Catalog) -> dict:
     """The preset in ``path``, checked: {name, description, time_per_case, precision, groups:
     [{primitives, operations, sizes, params}]}; PresetError ("FILE:LINE: what is wrong")."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text_limited(path, MAX_PRESET_BYTES)
     except OSError as exc:
         raise UsageError(f"cannot read preset {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{path}: a preset is UTF-8 TOML text") from None
+    except NotReadable as exc:
+        raise UsageError(f"{exc}: a preset is a UTF-8 TOML file") from None
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -133,6 +134,10 @@ def _group(g: dict, i: int, catalog: Catalog, fail) -> dict:
     for k in g.get("params", {}):
         if k not in known:
             fail(f"unknown param {k!r}; valid: {', '.join(sorted(known))}", "params")
+    try:
+        catalog.check_params(g.get("params", {}))
+    except UsageError as exc:
+        fail(str(exc), "params")
     return {
         "primitives": [str(p) for p in g["primitives"]],
         "operations": g.get("operations"),

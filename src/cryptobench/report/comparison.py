@@ -8,7 +8,9 @@ import json
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from ..results import compare as compare_mod
 from ..results.compare import CaseComparison, Comparison, key_dict
+from ..results.fleet import labels
 from . import layout
 from .markdown import esc
 from .tty import terminal_width
@@ -187,3 +189,29 @@ FORMATS = {"table": render_table, "json": render_json, "markdown": render_markdo
 
 def render(fmt: str, cmp: Comparison, a: str, b: str, fail_above: float | None = None) -> str:
     return FORMATS[fmt](cmp, a, b, fail_above=fail_above)
+
+
+def compare_many(docs, fmt, alpha, min_effect, fail_above):
+    """Every candidate (docs[1:]) against the baseline (docs[0]): (text, any candidate with
+    nothing in common, any slowdown above ``fail_above``)."""
+    names = labels(docs)
+    texts, empty, slow, as_json = [], False, False, []
+    for doc, name in zip(docs[1:], names[1:], strict=True):
+        cmp = compare_mod.compare(docs[0], doc, alpha=alpha, min_effect=min_effect)
+        text = render(fmt, cmp, names[0], name, fail_above)
+        empty |= not cmp.cases
+        slow |= fail_above is not None and bool(cmp.slowdowns_above(fail_above))
+        if fmt == "json":
+            as_json.append(json.loads(text))
+        else:
+            texts.append(text)
+    if len(docs) == 2:
+        return (texts[0] if texts else json.dumps(as_json[0], indent=2) + "\n"), empty, slow
+    if fmt == "json":
+        return (
+            json.dumps({"baseline": names[0], "comparisons": as_json}, indent=2) + "\n",
+            empty,
+            slow,
+        )
+    heads = [f"{'#' if fmt == 'markdown' else '=='} {n} against {names[0]}\n\n" for n in names[1:]]
+    return "\n".join(h + t for h, t in zip(heads, texts, strict=True)), empty, slow

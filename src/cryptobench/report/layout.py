@@ -7,15 +7,15 @@ import json
 from dataclasses import dataclass, field
 
 from .. import stats
-from ..catalog.primitives import FAMILIES
+from ..catalog.primitives import FAMILIES, PUBKEY_FAMILIES
 from ..catalog.primitives import SLOW_FAMILIES as SLOW
-from ..measure import probe
 from ..runtimes import cpu_features
 
 FAMILY_ORDER = FAMILIES
 
 
 GROUPINGS = ("family", "primitive", "runtime", "best")
+PUBKEY_UNIT = "µs/op (ops/s)"  # key agreement and signatures: per operation, no per-byte figure
 FRESH_MARK = "†"
 FRESH_NOTE = (
     "† includes key setup in every message (fresh_context): this API has no reusable key object"
@@ -25,7 +25,7 @@ FRESH_NOTE = (
 @dataclass
 class Table:
     title: str
-    unit: str  # "MB/s" or "ms/op"
+    unit: str  # "MB/s", "ms/op", or PUBKEY_UNIT
     sizes: list[int]
     rows: list[tuple[str, dict]] = field(default_factory=list)  # (label, {size: result})
     best: dict = field(default_factory=dict)  # size -> label of the fastest
@@ -158,7 +158,7 @@ def tables(results: list[dict], group_by: str = "family") -> list[Table]:
         family = key[1] if group_by == "runtime" else key[0]
         table = Table(
             _title(key, group_by),
-            "ms/op" if family in SLOW else "MB/s",
+            unit_of(family),
             sorted({r["size"] for r in rs}),
         )
         table.head, rows = _rows(rs, group_by)
@@ -171,10 +171,58 @@ def tables(results: list[dict], group_by: str = "family") -> list[Table]:
             ]
             if ok:
                 table.best[size] = min(ok, key=lambda x: x[1]["median_ns"])[0]
+        table.rows = mark(table)
         if any(r.get("fresh_substitute") for cells in rows.values() for r in cells.values()):
             table.notes.append(FRESH_NOTE)
         out.append(table)
     return out
+
+
+WIDE = 0.05  # an interval wider than ±5% changes how a figure reads
+WIDE_MARK, TIE_MARK = "?", "≈"
+WIDE_NOTE = "? its 95% interval is wider than ±5%: read the figure as approximate"
+TIE_NOTE = "≈ fastest, but its 95% interval overlaps the runner-up's: the two are not told apart"
+
+
+def mark_of(r: dict, runner_up: dict | None) -> str:
+    """The marks a cell earns (docs/reports.md, "Marks"): ``?`` when its interval is wider
+    than ±5%, ``≈`` when it is ranked fastest and its interval overlaps the runner-up's."""
+    out = WIDE_MARK if (r.get("precision") or 0) > WIDE else ""
+    lo, hi = runner_up and runner_up.get("ci_low_ns"), r.get("ci_high_ns")
+    if lo is not None and hi is not None and hi >= lo:
+        out += TIE_MARK
+    return out
+
+
+def mark(table: Table) -> list[tuple[str, dict]]:
+    """The table's rows with each cell's ``mark``; the notes that explain the marks used."""
+    used: set[str] = set()
+    rows = [(label, dict(cells)) for label, cells in table.rows]
+    for size in table.sizes:
+        ok = sorted(
+            (cells[size]["median_ns"], label)
+            for label, cells in rows
+            if size in cells and cells[size]["status"] == "ok"
+        )
+        second = dict(rows)[ok[1][1]][size] if len(ok) > 1 else None
+        for label, cells in rows:
+            r = cells.get(size)
+            if r is None or r["status"] != "ok":
+                continue
+            m = mark_of(r, second if table.best.get(size) == label else None)
+            if m:
+                cells[size] = {**r, "mark": m}
+                used.update(m)
+    table.notes += [n for m, n in ((WIDE_MARK, WIDE_NOTE), (TIE_MARK, TIE_NOTE)) if m in used]
+    return rows
+
+
+def unit_of(family: str) -> str:
+    """How a family's cells read: ms per operation for password hashes and KDFs, µs per
+    operation and operations per second for the public-key families, MB/s for the rest."""
+    if family in SLOW:
+        return "ms/op"
+    return PUBKEY_UNIT if family in PUBKEY_FAMILIES else "MB/s"
 
 
 def cell(r: dict | None, unit: str, show_precision: bool = False) -> str:
@@ -186,6 +234,8 @@ def cell(r: dict | None, unit: str, show_precision: bool = False) -> str:
         return "not offered" if str(r.get("error", "")).startswith("not offered") else "skipped"
     if unit == "ms/op":
         text = f"{r['median_ns'] / 1e6:.2f}"
+    elif unit == PUBKEY_UNIT:
+        text = f"{r['median_ns'] / 1e3:.1f} ({1e9 / r['median_ns']:,.0f}/s)"
     else:
         text = (
             f"{r['throughput_mb_s']:.1f}"
@@ -197,8 +247,8 @@ def cell(r: dict | None, unit: str, show_precision: bool = False) -> str:
     if r.get("best_of_runtime"):
         text += f" {r['best_of_runtime']}"
         text += f" {FRESH_MARK}" if r.get("fresh_substitute") else ""
-    if r.get("flags"):
-        text += " ?"
+    if r.get("mark"):
+        text += f" {r['mark']}"
     return text
 
 
@@ -227,7 +277,7 @@ def fits(results: list[dict]) -> list[tuple[str, stats.Fit]]:
     more sizes, fast families only."""
     series: dict[tuple, list[dict]] = {}
     for r in results:
-        fast = r.get("family") not in SLOW and r.get("family") != "noop"
+        fast = r.get("family") not in (*SLOW, *PUBKEY_FAMILIES, "noop")  # per byte: messages
         if r["status"] == "ok" and fast and r.get("operation") != "leak":
             label = f"{r['primitive']} {r['operation']}"
             extra = params_label(r.get("params") or {})
@@ -252,8 +302,12 @@ def method_note(doc: dict) -> str:
     )
     probes = [p["median_ns"] for p in run.get("probes") or [] if p.get("median_ns")]
     if probes:
-        spread = probe.drift(run["probes"])
+        spread = stats.drift(run["probes"])
         text += "; drift probe " + ", ".join(f"{ns / 1e3:.2f}" for ns in probes) + " µs"
         if spread is not None:
             text += f" (spread {spread:.1%})"
+    others = run.get("other_users") or []
+    if others:  # run.neighbours: another user's run was timing on this machine meanwhile
+        who = ", ".join(f"uid {m.get('uid')} (pid {m.get('pid')})" for m in others)
+        text += f"; another user's cryptobench run was measuring at the same time: {who}"
     return text

@@ -33,7 +33,7 @@ def _no_emphasis(text: str) -> str:
 
 
 def _table(t: layout.Table, show_precision: bool, note: str) -> list[str]:
-    better = "lower" if t.unit == "ms/op" else "higher"
+    better = "higher" if t.unit == "MB/s" else "lower"
     lines = [f"### {esc(t.title)} ({t.unit})", ""]
     lines.append(
         f"| {esc(t.head.replace('  ', ' · '))} | " + " | ".join(f"{s} B" for s in t.sizes) + " |"
@@ -84,10 +84,7 @@ def _section(title: str, head: tuple[str, ...], align: str, rows: list[tuple]) -
 
 
 def _fits(results: list[dict]) -> list[str]:
-    rows = [
-        (esc(label), f"{f.per_call_ns:.0f}", f"{f.per_byte_ns:.3f}", f"{f.asymptotic_mb_s:.0f}")
-        for label, f in layout.fits(results)
-    ]
+    rows = [(esc(label), *f.cells()) for label, f in layout.fits(results)]
     head = ("case · implementation", "a: ns/call", "b: ns/byte", "1/b: MB/s")
     title = "Per-call overhead and per-byte cost (t(n) = a + b·n)"
     return _section(title, head, "|---|---:|---:|---:|", rows)

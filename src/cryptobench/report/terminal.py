@@ -94,12 +94,7 @@ def _fits(console: Console, results: list[dict]) -> None:
     for col in ("case  implementation", "a: ns/call", "b: ns/byte", "1/b: MB/s"):
         table.add_column(col, justify="left" if col.startswith("case") else "right")
     for label, fit in fitted:
-        table.add_row(
-            escape(label),
-            f"{fit.per_call_ns:.0f}",
-            f"{fit.per_byte_ns:.3f}",
-            f"{fit.asymptotic_mb_s:.0f}",
-        )
+        table.add_row(escape(label), *fit.cells())
     console.print(table)
 
 
@@ -163,10 +158,6 @@ def _footer(console: Console, doc: dict) -> None:
             f"[red]FAILED[/red] {escape(case)}: {escape(reason)}", markup=True, highlight=False
         )
     console.print(layout.method_note(doc), markup=False, highlight=False)
-    if any(r.get("flags") for r in results):
-        console.print(
-            "? = noisy or imprecise result: `cryptobench show RUN --format json` lists its flags"
-        )
 
 
 def _calibration(console: Console, buf: io.StringIO, v) -> str:

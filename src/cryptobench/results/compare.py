@@ -31,7 +31,6 @@ import numpy as np
 from scipy import stats as sps
 
 from .. import stats
-from ..measure import probe
 
 ALPHA = 0.05
 MIN_EFFECT = 0.02
@@ -161,7 +160,7 @@ def _probe_warnings(doc_a: dict, doc_b: dict) -> list[str]:
             "so part of every ratio is the machine's"
         )
     for side, doc in (("A", doc_a), ("B", doc_b)):
-        spread = probe.drift((doc.get("run") or {}).get("probes") or [])
+        spread = stats.drift((doc.get("run") or {}).get("probes") or [])
         if spread is not None and spread > PROBE_MOVED:
             out.append(f"the drift probe moved {spread:.1%} across run {side}'s rounds")
     return out

@@ -8,8 +8,10 @@ import json
 import os
 import uuid
 
+import numpy as np
+
 from .. import stats
-from ..measure.sampling import Measurement
+from ..catalog import keys
 from ..plan.cases import Case
 from ..runtimes.protocol import Implementation
 
@@ -109,6 +111,7 @@ def base(case: Case) -> dict:
         "security_status": prim.status,
         "code_path": impl.code_path,
         "cpu_features_off": list(case.cpu_off),
+        **({"wire_bytes": keys.wire_bytes(prim)} if prim.is_pubkey else {}),
         **unmeasured(),
     }
 
@@ -124,27 +127,6 @@ def failed(case: Case, reason: str, verification: str | None = None, **extra) ->
         "error": reason,
         "verification": verification,
         **extra,
-    }
-
-
-def round_entry(r: int, m: Measurement) -> dict:
-    """What one round of a case keeps (its batches go to the case's samples, tagged)."""
-    return {
-        "round": r,
-        "median_ns": m.ci.median,
-        "ci_low_ns": m.ci.low,
-        "ci_high_ns": m.ci.high,
-        "n_samples": len(m.samples),
-        "iterations": m.iterations,
-        "warmup_ns": m.warmup_ns,
-        "warmup_batches": len(m.warmup),
-        "warmup_reason": m.warmup_reason,
-        "stop_reason": m.stop_reason,
-        "target": m.target,
-        "elapsed_s": round(m.elapsed_s, 3),
-        "flags": m.flags,
-        "samples": [{**s, "round": r} for s in m.samples],
-        "warmup_samples": [{**s, "round": r} for s in m.warmup],
     }
 
 
@@ -176,7 +158,8 @@ def measured(case: Case, rounds: list[dict], planned: int, verification: str, ct
         [r["ci_low_ns"] for r in rounds],
         [r["ci_high_ns"] for r in rounds],
     )
-    med, slow = ci.median, case.prim.is_slow
+    med = ci.median
+    slow = case.prim.is_slow or case.prim.is_pubkey  # no per-byte figures: ops/s and µs/op
     return {
         **base(case),
         "status": "ok",
@@ -203,7 +186,20 @@ def measured(case: Case, rounds: list[dict], planned: int, verification: str, ct
         ],
         "between_round_sd": ci.between,
         "flags": _flags(ci, rounds, planned, ctx["errors"], rounds[-1]["target"]),
+        **_spread(case, rounds),
     }
+
+
+def _spread(case: Case, rounds: list[dict]) -> dict:
+    """An operation of random duration (RSA keygen: a prime search) also reports the 10th and
+    90th percentiles of its calls, over every round (measure/sampling.call_floor)."""
+    if not case.prim.random_duration(case.operation):
+        return {}
+    per_call = [s["ns"] / s["iterations"] for r in rounds for s in r["samples"]]
+    if not per_call:
+        return {}
+    p10, p90 = np.percentile(per_call, [10, 90])
+    return {"p10_ns": float(p10), "p90_ns": float(p90)}
 
 
 def size_inversions(cases: list[dict]) -> dict[int, str]:

@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 
 from ..errors import UsageError
-from ..report import comparison
-from . import compare as compare_mod
 from . import document as results
 from .identity import display_label
 
@@ -91,32 +89,6 @@ def labels(docs: list[dict]) -> list[str]:
     return out
 
 
-def compare_many(docs, fmt, alpha, min_effect, fail_above):
-    """Every candidate (docs[1:]) against the baseline (docs[0]): (text, any candidate with
-    nothing in common, any slowdown above ``fail_above``)."""
-    names = labels(docs)
-    texts, empty, slow, as_json = [], False, False, []
-    for doc, name in zip(docs[1:], names[1:], strict=True):
-        cmp = compare_mod.compare(docs[0], doc, alpha=alpha, min_effect=min_effect)
-        text = comparison.render(fmt, cmp, names[0], name, fail_above)
-        empty |= not cmp.cases
-        slow |= fail_above is not None and bool(cmp.slowdowns_above(fail_above))
-        if fmt == "json":
-            as_json.append(json.loads(text))
-        else:
-            texts.append(text)
-    if len(docs) == 2:
-        return (texts[0] if texts else json.dumps(as_json[0], indent=2) + "\n"), empty, slow
-    if fmt == "json":
-        return (
-            json.dumps({"baseline": names[0], "comparisons": as_json}, indent=2) + "\n",
-            empty,
-            slow,
-        )
-    heads = [f"{'#' if fmt == 'markdown' else '=='} {n} against {names[0]}\n\n" for n in names[1:]]
-    return "\n".join(h + t for h, t in zip(heads, texts, strict=True)), empty, slow
-
-
 def export_all(store) -> tuple[str, str]:
     """The whole store as one document, and a summary line."""
     docs, n_cases = [], 0
@@ -129,15 +101,26 @@ def export_all(store) -> tuple[str, str]:
     return text, f"exported {len(docs)} runs ({n_cases} cases) from {store.path}"
 
 
-def import_documents(store, docs: list[dict]) -> tuple[list[str], str]:
-    """Add every run not already in ``store``: (ids added, a summary line)."""
-    added, n_cases = [], 0
+def import_documents(store, docs: list[dict], cat) -> tuple[list[str], str, list[str]]:
+    """Add every run not already in ``store``, with only the rows the tool could have
+    written (admit.py): (ids added, a summary line, one line per run or row refused)."""
+    from .admit import admit
+
+    added, n_cases, refused, there = [], 0, [], 0
     for doc in docs:
+        doc, why = admit(doc, cat)
+        refused += why
+        if doc is None:
+            continue
         run = {**doc["run"], "machine": doc["machine"], "results_schema": doc["schema"]}
         if store.import_run(run, doc["results"]):
             added.append(run["id"])
             n_cases += len(doc["results"])
-    there = len(docs) - len(added)
-    return added, (
+        else:
+            there += 1
+    return (
+        added,
         f"imported {len(added)} runs ({n_cases} cases) into {store.path}; {there} already there"
+        + (f"; refused {len(refused)} runs or rows (above)" if refused else ""),
+        refused,
     )

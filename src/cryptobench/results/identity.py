@@ -10,6 +10,8 @@ import os
 import socket
 from pathlib import Path
 
+from ..errors import UsageError
+
 LABEL_ENV = "CRYPTOBENCH_MACHINE_LABEL"
 DMI = Path("/sys/class/dmi/id")
 CLOUD_INIT = Path("/run/cloud-init/instance-data.json")  # world-readable, secrets redacted
@@ -76,8 +78,24 @@ def hardware(dmi: Path = DMI) -> dict:
     }
 
 
+LABEL_MAX = 64
+
+
+def check_label(text: str, where: str = "--machine-label") -> str:
+    """A machine label as listings can show it: 1–64 printable characters (no newline, tab
+    or other control character: one would print a fake row), no space at either end."""
+    if not 1 <= len(text) <= LABEL_MAX or not text.isprintable() or text != text.strip():
+        raise UsageError(
+            f"{where} {text!r}: a label is 1–{LABEL_MAX} printable characters (no newline, "
+            "tab or other control character), without spaces at either end"
+        )
+    return text
+
+
 def identity(label: str | None = None) -> dict:
     """The fields a run's fingerprint gains: hostname, label, machine_id, product, cloud."""
+    if not label and os.environ.get(LABEL_ENV):
+        label = check_label(os.environ[LABEL_ENV], LABEL_ENV)
     mid, source = machine_id()
     hw = hardware()
     cl = cloud()

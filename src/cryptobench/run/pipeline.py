@@ -3,17 +3,20 @@ renders. Each step is one module (plan, session, measure, rounds, store, results
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Console
 
 from ..catalog import primitives as catalog
-from ..errors import UsageError
+from ..errors import DataError, UsageError
 from ..measure import parallel, sampling
-from ..measure.case import Prepared, noop_cases, prepare
-from ..measure.rounds import Rounds, estimate
+from ..measure.case import Prepared, noop_cases
+from ..measure.rounds import JIT_ROUNDS, ROUNDS, Rounds, estimate
+from ..measure.verified import prepare_all
 from ..plan import cases as plan
 from ..results import document as results
 from ..results import identity, machine
@@ -21,9 +24,12 @@ from ..runtimes import cpu_features, feature_sets
 from ..runtimes.session import Runtime, open_runtimes
 from ..store import liveness
 from ..store.liveness import Heartbeat
+from ..store.sql import StoreLost
 from ..store.sqlite import RunStore, open_store
 from ..verify import vectors
+from ..verify.cache import Cache, Fingerprints
 from ..verify.verifier import Verifier
+from . import neighbours
 from .lock import RunLock
 from .progress import Progress
 
@@ -38,7 +44,8 @@ class RunRequest:
     filters: plan.Filters = field(default_factory=plan.Filters)
     time_per_case: float | None = None
     precision: float | None = None  # a fraction
-    rounds: int = 3
+    rounds: int = ROUNDS
+    jit_rounds: int = JIT_ROUNDS  # on JIT runtimes (isolate = true), where a round is dear
     seed: int = 0
     timeout: float = 60.0
     wait: bool = False
@@ -49,6 +56,7 @@ class RunRequest:
     threads: list[int] = field(default_factory=list)  # --threads: the CPUs of the one process
     name: str | None = None
     machine_label: str | None = None
+    reverify: bool = False  # ignore the cache of verified answers (and rewrite it)
 
 
 @dataclass
@@ -73,9 +81,10 @@ def run(req: RunRequest, console: Console) -> Outcome:
         if not cases:
             raise UsageError("nothing to run: no implementation can switch off what was asked")
         policy = _policy(req, chosen)
-        with RunLock(wait=req.wait):
+        with RunLock(wait=req.wait), neighbours.Marker():
             run_doc = _start(req, chosen, policy, live, skipped, store)
             _announce(console, run_doc, cases, policy, req, live, store)
+            _note_others(run_doc, console)
             with Heartbeat(_beat(req.db, run_doc["id"])):
                 interrupted = _verify_and_measure(
                     cat, sets, store, run_doc, policy, req, cases, not_offered, console
@@ -152,9 +161,9 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
             )
             prepared += got
         by_key = {rt.key: rt for rts in sets.values() for rt in rts}
-        with Progress(console, len(prepared) * req.rounds) as progress:
-            rounds = Rounds(by_key, verifier, store, run_doc, policy)
-            rounds.rounds, rounds.pin = req.rounds, run_doc["settings"]["pin"]
+        rounds = Rounds(by_key, verifier, store, run_doc, policy, req.rounds, req.jit_rounds)
+        rounds.pin = run_doc["settings"]["pin"]
+        with Progress(console, rounds.steps(prepared)) as progress:
             rounds.on_step = progress.update
             rounds.measure(prepared)
         for cpus, threads in ((req.parallel, False), (req.threads, True)):
@@ -172,8 +181,28 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
     finally:
         steal = machine.steal_fraction(cpu0, machine.cpu_times())
         results.finish(run_doc, interrupted, steal, load0)
-        store.update_run(run_doc)
+        _note_others(run_doc, console)
+        _close(store, run_doc, sys.exc_info()[1])
     return interrupted
+
+
+def _note_others(run_doc: dict, console) -> None:
+    """Another user's run measuring at our start or end (the lock is per user): recorded in
+    the run, said now and in its summary."""
+    line = neighbours.record(run_doc)
+    if line:
+        console.print(line, markup=False)
+
+
+def _close(store: RunStore, run_doc: dict, failure: BaseException | None) -> None:
+    """The run's last write; a store that stopped taking writes (StoreLost: a full disk, a
+    server gone) marks it failed where it still can, and its error goes on to the user."""
+    if not isinstance(failure, StoreLost):
+        store.update_run(run_doc)
+        return
+    run_doc["status"], run_doc["status_detail"] = "failed", failure.reason
+    with contextlib.suppress(DataError):
+        store.update_run(run_doc)
 
 
 def _plan(req: RunRequest, cat, live: list[Runtime], skipped, console: Console):
@@ -215,6 +244,7 @@ def _start(req, chosen, policy, live, skipped, store: RunStore) -> dict:
         "precision": policy.precision,
         "time_per_case": policy.budget_s,
         "rounds": req.rounds,
+        "jit_rounds": req.jit_rounds,
         "pin": pin,
     }
     run_doc = results.start(
@@ -234,9 +264,20 @@ def _start(req, chosen, policy, live, skipped, store: RunStore) -> dict:
 
 def _announce(console, run_doc, cases, policy, req, live, store) -> None:
     isolated = {rt.id for rt in live if rt.isolate}
-    minutes = estimate(cases + noop_cases(cases), policy.budget_s, req.rounds, isolated) / 60
+    seconds = estimate(
+        cases + noop_cases(cases),
+        policy.budget_s,
+        req.rounds,
+        isolated,
+        {rt.id: rt.start_s for rt in live if rt.start_s},
+        req.jit_rounds,
+        {rt.id for rt in live if rt.spec.compiles},
+    )
+    minutes = seconds / 60
+    used = isolated & {c.impl.runtime_id for c in cases}
+    jit = f" ({req.jit_rounds} on {', '.join(sorted(used))})" if used else ""
     console.print(
-        f"run {run_doc['id'][:8]}: {len(cases)} cases × {req.rounds} rounds, about "
+        f"run {run_doc['id'][:8]}: {len(cases)} cases × {req.rounds} rounds{jit}, about "
         f"{minutes:.1f} min; results in {store.path}",
         markup=False,
     )
@@ -245,25 +286,30 @@ def _announce(console, run_doc, cases, policy, req, live, store) -> None:
 
 
 def _verify(verifier, cases, not_offered, ctx, seq: int) -> tuple[list[Prepared], int]:
-    """Verify every case before any is timed; refusals and failures are stored at once.
+    """Verify every case before any is timed, every runtime at once, earlier runs' answers
+    taken from the cache (measure/verified.py); refusals and failures are stored at once.
     Returns the verified cases and the next row number."""
     run_doc, store, req, console = ctx
     for case, reason in not_offered:
         store.put_case(run_doc["id"], seq, results.skipped(case, reason))
         seq += 1
+    todo = list(enumerate(noop_cases(cases) + cases, start=seq))
+    cache = Cache(enabled=not req.reverify)
+    fps = Fingerprints.of(list(verifier.runtimes.values()))
+    got_all = prepare_all(verifier, todo, req.seed, cache, fps)
     prepared = []
-    for case in noop_cases(cases) + cases:
-        got = prepare(verifier, case, seq, req.seed)
+    for n, case in todo:
+        got = got_all[n]
         if isinstance(got, Prepared):
             prepared.append(got)
-        else:
-            store.put_case(run_doc["id"], seq, got)
-            off = cpu_features.label(case.cpu_off)
-            what = "FAILED" if got["status"] == "failed" else "skipped:"
-            console.print(
-                f"{case.impl.id}{f' [{off}]' if off else ''} {case.prim.id} {case.operation} "
-                f"{case.size}: {what} {got['error']}",
-                markup=False,
-            )
-        seq += 1
-    return prepared, seq
+            continue
+        store.put_case(run_doc["id"], n, got)
+        off = cpu_features.label(case.cpu_off)
+        what = "FAILED" if got["status"] == "failed" else "skipped:"
+        console.print(
+            f"{case.impl.id}{f' [{off}]' if off else ''} {case.prim.id} {case.operation} "
+            f"{case.size}: {what} {got['error']}",
+            markup=False,
+        )
+    console.print(cache.summary(), markup=False)
+    return prepared, seq + len(todo)

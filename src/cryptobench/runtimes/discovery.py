@@ -29,10 +29,16 @@ class RuntimeSpec:
     command: list[str] = field(default_factory=list)
     env: dict = field(default_factory=dict)
     startup_timeout: float = 30.0
-    isolate: bool = False  # a fresh process for every group of cases (JIT runtimes)
+    isolate: bool = False  # a JIT runtime: fewer rounds, its leak targets one process each
+    compiles: bool = False  # its samples say how many JIT compilations overlapped them
     cpu_features: dict = field(default_factory=dict)  # runner.toml [cpu_features]
     leak_control_bytes: int | None = None  # runner.toml [leak] control_bytes (leak/command.py)
     skipped: str | None = None  # the one-line reason, when it cannot run
+
+
+def runtime_matches(runtime_id: str, wanted: str) -> bool:
+    """``java`` selects every Java variant; ``java@25`` exactly one."""
+    return runtime_id == wanted or ("@" not in wanted and runtime_id.split("@")[0] == wanted)
 
 
 class RunnerTomlError(ValueError):
@@ -54,8 +60,9 @@ def _validate(raw: dict) -> None:
     if not isinstance(run, dict) or not _strings(run.get("command"), "run.command"):
         raise RunnerTomlError("[run] command is required")
     _strings(run.get("artifacts", []), "run.artifacts")
-    if not isinstance(run.get("isolate", False), bool):
-        raise RunnerTomlError("run.isolate must be true or false")
+    for flag in ("isolate", "compiles"):
+        if not isinstance(run.get(flag, False), bool):
+            raise RunnerTomlError(f"run.{flag} must be true or false")
     _strings(raw.get("requires", []), "requires")
     setup = raw.get("setup", {})
     for key in ("apt", "build", "check"):
@@ -114,6 +121,7 @@ def _spec(raw: dict, folder: Path, variant: dict | None, name: str | None) -> Ru
         env={**raw["run"].get("env", {}), **source.get("env", {})},
         startup_timeout=float(raw.get("startup_timeout", 30)),
         isolate=bool(raw["run"].get("isolate", False)),
+        compiles=bool(raw["run"].get("compiles", False)),
         cpu_features=cpu_features.resolve(raw, folder, name),
         leak_control_bytes=raw.get("leak", {}).get("control_bytes"),
     )

@@ -6,6 +6,7 @@ import hashlib
 import random
 import string
 
+from ..catalog import keys
 from ..catalog.primitives import Primitive
 from .msggen import Generated
 
@@ -29,6 +30,8 @@ def case_inputs(prim: Primitive, operation: str, size: int, params: dict, seed: 
         out["password"] = bytes(rng.choice(PRINTABLE) for _ in range(size)).hex()
         out["salt"] = rng.randbytes(prim.salt_len or 16).hex()
         return out
+    if prim.is_pubkey:
+        return pubkey_inputs(prim, operation, Generated(rng.getrandbits(32), size).hex())
     msg = Generated(rng.getrandbits(32), size)
     out["msg"] = msg if operation in GENERATED_OPERATIONS else msg.hex()
     if prim.key_len:
@@ -40,3 +43,17 @@ def case_inputs(prim: Primitive, operation: str, size: int, params: dict, seed: 
     if prim.family == "aead":
         out["aad"] = rng.randbytes(int(params.get("aad_len", 0))).hex()
     return out
+
+
+def pubkey_inputs(prim: Primitive, operation: str, msg: str) -> dict:
+    """keygen: nothing (a fresh random key pair each call); agree: our private key and the
+    peer's public key; sign: the private key and the message; verify: the public key and the
+    message (the signature is another implementation's, made during verification)."""
+    pair = keys.for_primitive(prim.id)
+    if operation == "keygen":
+        return {}
+    if operation == "agree":
+        return {"private_key": pair.private_key, "peer_public_key": pair.peer_public_key}
+    if operation == "sign":
+        return {"private_key": pair.private_key, "msg": msg}
+    return {"public_key": pair.public_key, "msg": msg}

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import shutil
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
-from ..plan.cases import runtime_matches
 from . import cpu_features
-from .discovery import RuntimeSpec, discover
+from .discovery import RuntimeSpec, discover, runtime_matches
 from .msggen import GENERATOR, wire_inputs
 from .protocol import Implementation, RemoteError, RunnerFailure, RunnerProcess, parse_hello
 
@@ -30,6 +31,9 @@ class Runtime:
     cpu: int | str | None = None  # --pin: the CPU its processes run on ("0,1": CPUs)
     features_off: tuple[str, ...] = ()  # --cpu-features: switched off in its processes
     generators: tuple = ()  # message generators its hello declares (docs/protocol.md)
+    start_s: float | None = None  # how long its first process took to answer hello
+    # one request at a time: verification asks several runtimes at once, from threads
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
 
     @property
     def id(self) -> str:
@@ -44,8 +48,11 @@ class Runtime:
             argv = ["taskset", "-c", str(self.cpu), *argv]  # every thread, from the first
         proc = RunnerProcess(argv, str(self.spec.folder), env, self.id)
         known = bool(self.implementations)  # a fresh process of a runtime already described
+        t0 = time.monotonic()
         try:
             hello = proc.start(self.spec.startup_timeout, **({"brief": True} if known else {}))
+            if self.start_s is None:  # the first (full) hello: a little dearer than later ones
+                self.start_s = time.monotonic() - t0
             info, impls = parse_hello(self.id, hello)
             if not known:
                 self.info, self.implementations = info, impls
@@ -80,7 +87,8 @@ class Runtime:
                 fields["inputs"] = wire_inputs(fields["inputs"], GENERATOR in self.generators)
             except ValueError as exc:  # too large for hex, and no generator here
                 raise RemoteError("invalid_params", f"{exc}: {self.id} has no generator") from None
-        return self.ensure().request(op, timeout=timeout, **fields)
+        with self.lock:
+            return self.ensure().request(op, timeout=timeout, **fields)
 
     @property
     def key(self) -> str:
@@ -107,9 +115,10 @@ class Runtime:
     def stop(self) -> None:
         """End the process (EOF); the next request starts a fresh one, not counted as a
         restart."""
-        if self.process:
-            self.process.close()
-            self.process = None
+        with self.lock:
+            if self.process:
+                self.process.close()
+                self.process = None
 
 
 def start_all(specs: list[RuntimeSpec]) -> tuple[list[Runtime], list[tuple[str, str]]]:

@@ -96,7 +96,7 @@ class Span:
         row = {
             "t": time.time(),
             "runner": runner,
-            "impl": fields.get("implementation"),
+            "impl": f"{runner}/{fields.get('impl')}",
             "primitive": fields.get("primitive"),
             "operation": fields.get("operation"),
             "size": size,

@@ -128,6 +128,32 @@ def rounds_ci(medians, lows, highs, confidence: float = CONFIDENCE) -> RoundsCI:
     return RoundsCI(centre, math.exp(mu - half), math.exp(mu + half), r, var, sd)
 
 
+OUTLIER_RATIO = 1.2  # a round this far from the others' centre …
+AGREE_RATIO = 1.1  # … while the others agree this well among themselves
+
+
+def outlier_round(medians, lows, highs) -> int | None:
+    """The index of the one round that disagrees with all the others beyond their spread, or
+    None (docs/methodology.md, "A round that disagrees"). With R ≥ 3 rounds: the other rounds'
+    medians agree within AGREE_RATIO of each other; this round's median is more than
+    OUTLIER_RATIO from their geometric centre; and its own 95% interval does not reach the
+    others' range. At most one round is ever named: two that disagree are no outlier."""
+    m = np.asarray(medians, dtype=float)
+    if len(m) < 3 or np.any(m <= 0):
+        return None
+    found = []
+    for i in range(len(m)):
+        others = np.delete(m, i)
+        centre = math.exp(float(np.mean(np.log(others))))
+        if others.max() > AGREE_RATIO * others.min():
+            continue
+        far = m[i] > OUTLIER_RATIO * centre or m[i] * OUTLIER_RATIO < centre
+        apart = lows[i] > others.max() or highs[i] < others.min()
+        if far and apart:
+            found.append(i)
+    return found[0] if len(found) == 1 else None
+
+
 @dataclass(frozen=True)
 class Diff:
     ratio: float  # estimate(B) / estimate(A)
@@ -182,10 +208,24 @@ def size_inversions(points) -> dict[int, int]:
 class Fit:
     per_call_ns: float  # a: fixed cost of one call
     per_byte_ns: float  # b: marginal cost of one byte
+    per_byte_low: float = -math.inf  # b's 95% interval (Theil–Sen's, over the pairwise slopes)
+    per_byte_high: float = math.inf
 
     @property
-    def asymptotic_mb_s(self) -> float:
-        return 1e3 / self.per_byte_ns if self.per_byte_ns > 0 else math.inf
+    def significant(self) -> bool:
+        """True when the per-byte cost is shown to be above zero (its interval excludes 0)."""
+        return self.per_byte_low > 0
+
+    @property
+    def asymptotic_mb_s(self) -> float | None:
+        """1/b in MB/s; None when b is not shown to be above zero (never inf or negative)."""
+        return 1e3 / self.per_byte_ns if self.significant else None
+
+    def cells(self) -> tuple[str, str, str]:
+        """a, b and 1/b as a table shows them."""
+        if not self.significant:
+            return f"{self.per_call_ns:.0f}", "not significant", "—"
+        return f"{self.per_call_ns:.0f}", f"{self.per_byte_ns:.3f}", f"{self.asymptotic_mb_s:.0f}"
 
 
 def fit_overhead(sizes, median_ns) -> Fit | None:
@@ -197,8 +237,8 @@ def fit_overhead(sizes, median_ns) -> Fit | None:
     y = np.asarray(median_ns, dtype=float)
     if len(np.unique(x)) < 2:
         return None
-    res = sps.theilslopes(y, x)
-    return Fit(float(res.intercept), float(res.slope))
+    res = sps.theilslopes(y, x, alpha=0.95)
+    return Fit(float(res.intercept), float(res.slope), float(res.low_slope), float(res.high_slope))
 
 
 def throughput_mb_s(size: int, ns_per_op: float) -> float | None:
@@ -220,3 +260,11 @@ def ratio_ci(a, b, confidence: float = CONFIDENCE) -> tuple[float, float, float]
     median CIs (conservative: low/high and high/low)."""
     ca, cb = median_ci(a, confidence), median_ci(b, confidence)
     return ca.median / cb.median, ca.low / cb.high, ca.high / cb.low
+
+
+def drift(probes: list[dict]) -> float | None:
+    """Largest relative spread of a run's probes (max/min − 1), None with fewer than two."""
+    values = [p["median_ns"] for p in probes if p.get("median_ns")]
+    if len(values) < 2:
+        return None
+    return max(values) / min(values) - 1

@@ -8,31 +8,28 @@ a transaction-scoped advisory lock, so two machines starting at once migrate it 
 
 from __future__ import annotations
 
-import re
-
 import psycopg
 
 from ..errors import DataError, UsageError
 from . import schema as store_schema
+from .redact import redact, remember
 from .sql import RunStore
 
 MIGRATION_LOCK = 0x43425231  # pg_advisory_xact_lock key: "CBR1"
-
-
-def redact(url: str) -> str:
-    """The URL without its password, for messages."""
-    return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", url)
+CONNECT_TIMEOUT_S = 10
 
 
 def _one_line(exc: Exception) -> str:
-    return " ".join(str(exc).split())
+    return redact(" ".join(str(exc).split()))
 
 
 class PostgresStore(RunStore):
     def __init__(self, url: str, create: bool = True):
+        remember(url)  # its password is masked in every message from now on
         self.where = redact(url)
+        self._url = url  # kept for the one reconnect after a dropped connection
         try:
-            self.db = psycopg.connect(url, autocommit=True, connect_timeout=10)
+            self.db = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
         except psycopg.Error as exc:
             msg = _one_line(exc)
             if not create and "does not exist" in msg:
@@ -75,12 +72,27 @@ class PostgresStore(RunStore):
                 cur.execute("UPDATE cryptobench_schema SET version=%s", (store_schema.VERSION,))
 
     def _exec(self, sql: str, args: tuple = ()):
+        """One statement; a connection found dropped (server restarted, connection killed) is
+        opened again once and the statement repeated (every write here is idempotent: an
+        upsert or an update of the run's own row); if that fails too: StoreLost."""
+        for attempt in (1, 2):
+            try:
+                return self.db.execute(sql.replace("?", "%s"), args)
+            except psycopg.errors.UniqueViolation:
+                raise
+            except psycopg.Error as exc:
+                if not (self.db.closed or self.db.broken):
+                    raise DataError(f"{self.where}: {_one_line(exc)}") from None
+                if attempt == 2 or not self._reconnect():
+                    raise self.lost("server gone") from None
+        raise AssertionError("unreachable")
+
+    def _reconnect(self) -> bool:
         try:
-            return self.db.execute(sql.replace("?", "%s"), args)
-        except psycopg.errors.UniqueViolation:
-            raise
-        except psycopg.Error as exc:
-            raise DataError(f"{self.where}: {_one_line(exc)}") from None
+            self.db = psycopg.connect(self._url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+        except psycopg.Error:
+            return False
+        return True
 
     def _is_conflict(self, exc: Exception) -> bool:
         return isinstance(exc, psycopg.errors.UniqueViolation)

@@ -4,9 +4,26 @@ from __future__ import annotations
 
 import json
 
-from ..errors import UsageError
+from ..errors import DataError, UsageError
 from . import liveness
 from . import schema as store_schema
+from .redact import redact
+
+
+class StoreLost(DataError):
+    """The store stopped taking writes mid-run (a full disk, a server gone): what is kept."""
+
+    def __init__(self, where: str, reason: str, kept: int, run_id: str | None):
+        self.reason, self.kept = reason, kept
+        run = f" (run {run_id[:8]})" if run_id else ""
+        super().__init__(f"failed: {reason}, {kept} cases kept in {where}{run}")
+
+
+def _stored(run: dict) -> str:
+    """A run row's JSON: its command line masked (issue 33: never a password in a store)."""
+    if run.get("command"):
+        run = {**run, "command": redact(run["command"])}
+    return json.dumps(run)
 
 
 class RunStore:
@@ -14,6 +31,13 @@ class RunStore:
     writes commit at once), ``self.where`` (for messages), ``_exec`` and ``_is_conflict``."""
 
     where: str
+    _kept: dict[str, set[int]]
+    _last_run: str | None = None
+
+    def lost(self, reason: str) -> StoreLost:
+        """The error for a store that stopped taking writes, counting the cases kept."""
+        kept = getattr(self, "_kept", {}).get(self._last_run or "", set())
+        return StoreLost(self.where, reason, len(kept), self._last_run)
 
     def _exec(self, sql: str, args: tuple = ()):
         raise NotImplementedError
@@ -28,6 +52,7 @@ class RunStore:
     # -- writing ---------------------------------------------------------------------------
     def begin_run(self, run: dict, heartbeat: str | None = None) -> None:
         """A new run row; ``heartbeat``: when its writer was last known alive (now)."""
+        self._last_run = run["id"]
         try:
             self._exec(
                 "INSERT INTO runs (id, started, ended, status, data, name, machine_id,"
@@ -37,7 +62,7 @@ class RunStore:
                     run["started"],
                     run.get("ended"),
                     run["status"],
-                    json.dumps(run),
+                    _stored(run),
                     *store_schema.columns(run),
                     heartbeat or liveness.now_iso(),
                 ),
@@ -53,7 +78,7 @@ class RunStore:
     def update_run(self, run: dict) -> None:
         self._exec(
             "UPDATE runs SET ended=?, status=?, data=?, heartbeat=? WHERE id=?",
-            (run.get("ended"), run["status"], json.dumps(run), liveness.now_iso(), run["id"]),
+            (run.get("ended"), run["status"], _stored(run), liveness.now_iso(), run["id"]),
         )
 
     def heartbeat(self, run_id: str) -> None:
@@ -78,6 +103,10 @@ class RunStore:
                 json.dumps(result),
             ),
         )
+        if not hasattr(self, "_kept"):
+            self._kept = {}
+        self._kept.setdefault(run_id, set()).add(seq)
+        self._last_run = run_id
 
     def has_run(self, run_id: str) -> bool:
         return bool(self._exec("SELECT 1 FROM runs WHERE id=?", (run_id,)).fetchall())
@@ -101,6 +130,8 @@ class RunStore:
     # -- reading ---------------------------------------------------------------------------
     def _run_from_row(self, data, hostname, pid, heartbeat) -> dict:
         run = json.loads(data)
+        if run.get("command"):  # a row written before commands were masked
+            run["command"] = redact(run["command"])
         run["status"], detail = liveness.status(run, hostname, pid, heartbeat)
         if detail:
             run["status_detail"] = detail
@@ -141,23 +172,36 @@ class RunStore:
             where = ", ".join(f"{name}@{r[1]}" for r in named)
             raise UsageError(f"run name {ref!r} is on several machines; say which: {where}")
         ids = [r[0] for r in self._exec("SELECT id FROM runs WHERE id LIKE ?", (ref + "%",))]
-        if len(ids) != 1:
+        if len(ids) > 1:  # say which runs it matches, not every run in the store
+            raise UsageError(
+                f"run {ref!r} is ambiguous: it matches {', '.join(i[:8] for i in ids)}; "
+                "give more of the id"
+            )
+        if not ids:
             known = [
-                r[1] or r[0][:8] for r in self._exec("SELECT id, name FROM runs ORDER BY started")
+                r[1] or r[0][:8]
+                for r in self._exec("SELECT id, name FROM runs ORDER BY started DESC LIMIT 11")
             ]
-            what = "matches no run" if not ids else "is ambiguous"
-            raise UsageError(f"run {ref!r} {what}; known runs: {', '.join(known) or 'none'}")
+            more = ", …" if len(known) > 10 else ""
+            raise UsageError(
+                f"run {ref!r} matches no run; latest runs: {', '.join(known[:10]) or 'none'}" + more
+            )
         return ids[0]
 
-    def load(self, ref: str) -> tuple[dict, list[dict]]:
+    def load(self, ref: str, raw: bool = True) -> tuple[dict, list[dict]]:
+        """A run and its cases; ``raw=False`` leaves each case's raw samples out as it is
+        read (the HTML report: a 5 000-case run in bounded memory, issue 33)."""
         run_id = self.resolve(ref)
         row = self._exec(
             "SELECT data, hostname, pid, heartbeat FROM runs WHERE id=?", (run_id,)
         ).fetchone()
-        cases = [
-            json.loads(d)
-            for (d,) in self._exec("SELECT data FROM cases WHERE run_id=? ORDER BY seq", (run_id,))
-        ]
+        cases = []
+        for (d,) in self._exec("SELECT data FROM cases WHERE run_id=? ORDER BY seq", (run_id,)):
+            case = json.loads(d)
+            if not raw:
+                case.pop("samples", None)
+                case.pop("warmup_samples", None)
+            cases.append(case)
         return self._run_from_row(*row), cases
 
     def run_ids(self) -> list[str]:

@@ -7,11 +7,13 @@ embedded default (``SqliteStore``), and PostgreSQL for a team or a fleet (``stor
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 
 from ..errors import DataError, UsageError
 from . import schema as store_schema
+from .redact import redact
 from .sql import RunStore
 
 APPLICATION_ID = 0x43425231  # "CBR1": marks the file as a cryptobench database
@@ -30,16 +32,21 @@ def open_store(ref, create: bool = True) -> RunStore:
         from .postgres import PostgresStore
 
         return PostgresStore(ref, create=create)
+    if isinstance(ref, str) and "://" in ref:
+        raise UsageError(
+            f"--db {redact(ref)}: not a store; valid: a file path, or a URL starting with "
+            + " or ".join(URL_SCHEMES)
+        )
     return SqliteStore(Path(ref), create=create)
 
 
 class SqliteStore(RunStore):
     def __init__(self, path: Path, create: bool = True):
-        self.where = str(path)
+        self.where = redact(str(path))
         self.file = Path(path)
         if not create and not self.file.exists():
             raise UsageError(
-                f"no store at {self.file}: nothing has been stored there (give --db the "
+                f"no store at {self.where}: nothing has been stored there (give --db the "
                 "path a run wrote to, or run `cryptobench run` first)"
             )
         try:
@@ -48,9 +55,12 @@ class SqliteStore(RunStore):
             self.db = sqlite3.connect(self.file, timeout=30)
             self._check()
         except sqlite3.DatabaseError as exc:
-            raise DataError(f"{self.file}: not a usable cryptobench database ({exc})") from None
+            raise DataError(
+                f"{self.where}: not a usable cryptobench database ({exc}; if it is damaged, "
+                f"`sqlite3 {self.where} .recover` may save what it can still read)"
+            ) from None
         except OSError as exc:
-            raise DataError(f"{self.file}: cannot open the database ({exc.strerror})") from None
+            raise DataError(f"{self.where}: cannot open the database ({exc.strerror})") from None
 
     def _check(self) -> None:
         app_id = self.db.execute("PRAGMA application_id").fetchone()[0]
@@ -62,11 +72,11 @@ class SqliteStore(RunStore):
             self.db.commit()
         elif app_id != APPLICATION_ID:
             raise DataError(
-                f"{self.file} is an SQLite file of another application; choose another --db"
+                f"{self.where} is an SQLite file of another application; choose another --db"
             )
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise DataError(f"{self.file}: written by a newer cryptobench (schema {version})")
+            raise DataError(f"{self.where}: written by a newer cryptobench (schema {version})")
         if version < SCHEMA_VERSION:
             self._migrate(version)
 
@@ -91,15 +101,59 @@ class SqliteStore(RunStore):
             cur = self.db.execute(sql, args)
             if self.db.in_transaction:
                 self.db.commit()
-            return cur
+            return _Rows(cur, self)
         except sqlite3.IntegrityError:
             self.db.rollback()
             raise
-        except sqlite3.OperationalError as exc:
-            raise DataError(f"{self.file}: cannot write ({exc})") from None
+        except sqlite3.DatabaseError as exc:
+            raise self.failure(exc) from None
+
+    def failure(self, exc: sqlite3.DatabaseError) -> Exception:
+        """What an SQLite error means for the user: a full disk (StoreLost: the run stops
+        saying what it kept), a damaged file, or a write refused (both DataError)."""
+        code = getattr(exc, "sqlite_errorcode", None)
+        if code == sqlite3.SQLITE_FULL or (code == sqlite3.SQLITE_IOERR and _disk_full(self.file)):
+            return self.lost("disk full")
+        if isinstance(exc, sqlite3.OperationalError):
+            return DataError(f"{self.where}: cannot write ({exc})")
+        return DataError(
+            f"{self.where}: the database is damaged ({exc}); `sqlite3 {self.where} .recover` "
+            "may save what it can still read"
+        )
 
     def _is_conflict(self, exc: Exception) -> bool:
         return isinstance(exc, sqlite3.IntegrityError)
 
 
 Store = SqliteStore  # the name callers used before there were two back-ends
+
+
+def _disk_full(path: Path) -> bool:
+    try:
+        return os.statvfs(path.parent).f_bavail == 0
+    except OSError:
+        return False
+
+
+class _Rows:
+    """A cursor whose rows, fetched as they are read, turn SQLite errors (a damaged page met
+    half-way) into the store's one-line errors."""
+
+    def __init__(self, cur: sqlite3.Cursor, store: SqliteStore):
+        self.cur, self.store = cur, store
+
+    def _guard(self, fetch):
+        try:
+            return fetch()
+        except sqlite3.DatabaseError as exc:
+            raise self.store.failure(exc) from None
+
+    def fetchone(self):
+        return self._guard(self.cur.fetchone)
+
+    def fetchall(self):
+        return self._guard(self.cur.fetchall)
+
+    def __iter__(self):
+        while (row := self.fetchone()) is not None:
+            yield row

@@ -57,6 +57,10 @@ class Agreement:
             return Check(False, f"cross-check: {exc}"), inputs, None
 
     def _agreement(self, impl, prim, op, inputs, params, kat: Check):
+        if prim.is_pubkey:  # keygen, sign, verify: by use (verify/pubkey.py)
+            done = self.pubkey_case(impl, prim, op, inputs, params, kat)
+            if done is not None:
+                return done
         step = {"open": self._open, "hash": self._hash, "verify": self._verify}.get(op)
         if step:
             return step(impl, prim, inputs, params, kat)

@@ -39,6 +39,10 @@ def expected_len(prim: Primitive, op: str, inputs: dict, params: dict) -> int | 
         return int(params.get("out_len", prim.output_len or 0)) or None
     if op == "derive":
         return int(params["out_len"]) if "out_len" in params else None
+    if op == "agree":
+        return prim.output_len
+    if op == "sign":
+        return prim.signature_len
     msg_len = len(inputs.get("msg", "")) // 2
     if op in ("seal", "roundtrip") and prim.family == "aead":
         return msg_len + (prim.tag_len or 16)

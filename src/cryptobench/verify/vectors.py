@@ -9,7 +9,20 @@ from pathlib import Path
 from ..errors import DataError
 from ..paths import project_root
 
-HEX_INPUTS = ("msg", "key", "nonce", "aad", "password", "salt")
+HEX_INPUTS = (
+    "msg",
+    "key",
+    "nonce",
+    "aad",
+    "password",
+    "salt",
+    # public-key families (docs/protocol.md, "Public-key operations")
+    "private_key",
+    "public_key",
+    "peer_public_key",
+    "signature",
+    "key_seed",
+)
 
 
 @dataclass(frozen=True)

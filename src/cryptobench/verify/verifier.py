@@ -19,12 +19,13 @@ from .checks import (
     same_code,
     same_output,
 )
+from .pubkey import PubkeyChecks
 from .vectors import Vector
 
 SKIPPABLE = ("unsupported", "invalid_params")
 
 
-class Verifier(Agreement):
+class Verifier(Agreement, PubkeyChecks):
     """Known answers and contract checks per implementation (here), agreement between
     implementations (agreement.Agreement); results cached for the run."""
 
@@ -46,7 +47,7 @@ class Verifier(Agreement):
     # -- one call ----------------------------------------------------------------------------
     def compute(self, impl: Implementation, prim: str, op: str, inputs: dict, params: dict) -> str:
         family = self.catalog.get(prim).family
-        fast = family not in ("password-hash", "kdf")
+        fast = family not in ("password-hash", "kdf") and op != "keygen"  # RSA: seconds
         if family == "aead" and "aad" in inputs:  # aad_len always says the AAD sent
             params = dict(params, aad_len=len(inputs["aad"]) // 2)
         timeout = self.timeout if fast else self.timeout * 10
@@ -118,6 +119,8 @@ class Verifier(Agreement):
         return Check(True, f"{passed} known answers{note}", passed)
 
     def _check_vector(self, impl, prim, op, vec: Vector, params: dict) -> None:
+        if prim.is_pubkey:
+            return self.pubkey_vector(impl, prim, op, vec, params)
         inputs = dict(vec.inputs)
         if op == "open":
             sealed = vec.output

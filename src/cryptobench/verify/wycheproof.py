@@ -17,6 +17,7 @@ from ..errors import DataError
 from ..paths import project_root
 from ..runtimes import declared_sizes as sizes_mod
 from ..runtimes.protocol import Implementation, RemoteError, RunnerFailure
+from . import wycheproof_pubkey as wp_pubkey
 
 # file stem → primitive id per key size in bits (None: any); what the catalog has
 FILES = {
@@ -28,6 +29,14 @@ FILES = {
     "pbkdf2_hmacsha1": {None: "pbkdf2-sha1"},
     "pbkdf2_hmacsha256": {None: "pbkdf2-sha256"},
     "pbkdf2_hmacsha512": {None: "pbkdf2-sha512"},
+    "x25519": {None: "x25519"},
+    "ecdh_secp256r1_ecpoint": {None: "ecdh-p256"},
+    "ed25519": {None: "ed25519"},
+    "ecdsa_secp256r1_sha256": {None: "ecdsa-p256-sha256"},
+    "ecdsa_secp256r1_sha256_p1363": {None: "ecdsa-p256-sha256-p1363"},
+    "rsa_pss_2048_sha256_mgf1_32": {None: "rsa-2048-pss-sha256"},
+    "rsa_pss_3072_sha256_mgf1_32": {None: "rsa-3072-pss-sha256"},
+    "rsa_signature_2048_sha256": {None: "rsa-2048-pkcs1-sha256"},
 }
 SAMPLE_SEED, SAMPLE_PER_PRIMITIVE = 22, 8
 REFUSALS = ("auth_failed", "invalid_params", "unsupported")
@@ -36,7 +45,7 @@ REFUSALS = ("auth_failed", "invalid_params", "unsupported")
 @dataclass(frozen=True)
 class Case:
     primitive: str
-    kind: str  # aead | mac | kdf
+    kind: str  # aead | mac | kdf | kex | sig
     where: str  # aes_gcm_test.json #42
     inputs: dict
     expected: str  # sealed (ct‖tag), tag, or derived key
@@ -63,6 +72,11 @@ def _cases_of(stem: str, doc: dict) -> list[Case]:
                 sizes = {"key": len(t["key"]) // 2, "tag": group["tagSize"] // 8}
                 inputs = {"key": t["key"], "msg": t["msg"]}
                 out.append(Case(pid, "mac", where, inputs, t["tag"], t["result"], sizes))
+            elif group["type"] in wp_pubkey.TYPES:
+                parsed = wp_pubkey.parse(group, t)
+                if parsed:
+                    kind, inputs, expected = parsed
+                    out.append(Case(pid, kind, where, inputs, expected, t["result"], {}))
             elif group["type"] == "PbkdfTest":
                 inputs = {"password": t["password"], "salt": t["salt"]}
                 params = {"iterations": t["iterationCount"], "out_len": t["dkLen"]}
@@ -124,6 +138,11 @@ class Tally:
         }
 
 
+def tally_from(d: dict) -> Tally:
+    """A Tally again from its ``as_dict`` (the cache of verified answers keeps passed ones)."""
+    return Tally(d["implementation"], d["passed"], Counter(d["unsupported_reasons"]), d["failures"])
+
+
 class Fail(Exception):
     pass
 
@@ -157,6 +176,12 @@ class Suite:
     def _one(self, impl: Implementation, case: Case) -> str | None:
         """None when the case passed; the reason when it is unsupported; Fail otherwise."""
         prim = self.catalog.get(case.primitive)
+        if case.kind in ("kex", "sig"):
+            try:
+                wp_pubkey.check(lambda op, inputs: self._call(impl, prim, op, inputs), case)
+            except wp_pubkey.Fail as exc:
+                raise Fail(str(exc)) from None
+            return None
         offer = impl.primitives[case.primitive]
         why = sizes_mod.unsupported(prim, offer, case.sizes)
         if case.kind == "aead":
@@ -271,7 +296,7 @@ def run_all(verifier, catalog, impls: list[Implementation], cases, console=None)
 
 def selected(live, runtimes=(), impl_ids=(), primitives=(), cases=None):
     """(implementations, cases) after verify's --runtime/--impl/--primitive filters."""
-    from ..plan.cases import runtime_matches
+    from ..runtimes.discovery import runtime_matches
 
     impls = [
         i

@@ -116,7 +116,7 @@ def fit_points(runs: list[Run], family: str | None = None) -> list[dict]:
 def fit_chart(runs: list[Run], styler: Styler, family: str) -> list[Chart]:
     """Per-call overhead against per-byte cost, log–log, one point per case series."""
     points = [p for p in fit_points(runs, family) if p["fit"].per_call_ns > 0]
-    points = [p for p in points if p["fit"].per_byte_ns > 0]
+    points = [p for p in points if p["fit"].significant]
     if not points:
         return []
     by_series: dict[tuple, list[dict]] = {}

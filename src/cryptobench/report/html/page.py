@@ -51,6 +51,8 @@ FAMILY_NAMES = {
     "aead": "AEADs",
     "password-hash": "Password hashes",
     "kdf": "Key derivation functions",
+    "kex": "Key agreement",
+    "signature": "Signatures",
 }
 
 

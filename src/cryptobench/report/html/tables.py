@@ -178,7 +178,7 @@ def fits_section(runs: list[Run]) -> str:
             ntd(p["sizes"], "int"),
             ntd(f.per_call_ns),
             ntd(f.per_byte_ns),
-            ntd(f.asymptotic_mb_s if f.per_byte_ns > 0 else None),
+            ntd(f.asymptotic_mb_s),
         ]
         rows.append(f"<tr>{''.join(cells)}</tr>")
     out.append(table("table-fits", columns, rows, "t(n) = a + b·n per implementation and case"))

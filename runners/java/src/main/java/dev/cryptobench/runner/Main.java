@@ -5,11 +5,9 @@ import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import java.io.BufferedReader;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -32,14 +30,27 @@ public final class Main {
     PrintStream protocol =
         new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
     System.setOut(System.err); // nothing but protocol messages may reach stdout
-    BufferedReader requests =
-        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-    String line;
-    while ((line = requests.readLine()) != null) {
-      protocol.print(GSON.toJson(answer(line)));
+    Limits requests = new Limits(System.in);
+    byte[] line;
+    while ((line = requests.next()) != null) {
+      JsonObject response =
+          requests.tooLong()
+              ? Request.error(null, "bad_request", "request line longer than 201326592 bytes")
+              : answer(line);
+      protocol.print(GSON.toJson(response));
       protocol.print('\n');
       protocol.flush();
     }
+  }
+
+  /** One response for one request line (bytes): refused before parsing, or answered. */
+  static JsonObject answer(byte[] line) {
+    String why = Limits.refusal(line);
+    String text = why == null ? Limits.text(line) : null;
+    if (why == null && text == null) {
+      why = "request line is not UTF-8";
+    }
+    return why != null ? Request.error(null, "bad_request", why) : answer(text);
   }
 
   /** One response for one request line; never throws. */
@@ -79,7 +90,12 @@ public final class Main {
       output = Threads.bench(resolve(request), request, op, threads, result);
     } else if (bench) {
       JsonArray samples = new JsonArray();
-      output = Bench.run(op, request.count("iterations"), request.count("batches"), samples);
+      output =
+          Bench.run(
+              op,
+              request.bounded("iterations", Integer.MAX_VALUE),
+              request.bounded("batches", Limits.MAX_BATCHES),
+              samples);
       result.add("samples", samples);
     } else {
       output = op.call();

@@ -97,18 +97,31 @@ final class Request {
     return Inputs.parse(operation(), object("inputs"), object("params"), op.equals("bench"));
   }
 
-  /** A positive integer field (iterations, batches). */
+  /** A positive integer field (threads). */
   int count(String name) throws RunnerException {
+    return bounded(name, Integer.MAX_VALUE);
+  }
+
+  /**
+   * A positive integer field (iterations, batches): above {@code max} (at most 2^31 - 1) is
+   * invalid_params (docs/protocol.md, "Limits").
+   */
+  int bounded(String name, long max) throws RunnerException {
     JsonElement value = json.get(name);
+    BigDecimal n;
     try {
-      long n = new BigDecimal(value.getAsJsonPrimitive().getAsString()).longValueExact();
-      if (value.getAsJsonPrimitive().isNumber() && n >= 1 && n <= Integer.MAX_VALUE) {
-        return (int) n;
-      }
+      n = new BigDecimal(value.getAsJsonPrimitive().getAsString());
+      n.toBigIntegerExact();
     } catch (RuntimeException e) {
-      // answered below
+      n = null;
     }
-    throw RunnerException.badRequest(name + " must be a positive integer");
+    if (n == null || !value.getAsJsonPrimitive().isNumber() || n.signum() < 1) {
+      throw RunnerException.badRequest(name + " must be a positive integer");
+    }
+    if (n.compareTo(BigDecimal.valueOf(max)) > 0) {
+      throw RunnerException.invalidParams(name + " must be at most " + max + " here");
+    }
+    return n.intValueExact();
   }
 
   /** An optional positive integer field (threads): ``absent`` when it is not there. */
@@ -133,7 +146,7 @@ final class Request {
 
   private JsonObject object(String name) throws RunnerException {
     JsonElement value = json.get(name);
-    if (value == null || value.isJsonNull()) {
+    if (value == null) {
       return new JsonObject();
     }
     if (!value.isJsonObject()) {

@@ -25,8 +25,8 @@ final class Threads {
     if (n > MAX) {
       throw RunnerException.badRequest("threads must be an integer in 1.." + MAX);
     }
-    int iterations = request.count("iterations");
-    int batches = request.count("batches");
+    int iterations = request.bounded("iterations", Integer.MAX_VALUE);
+    int batches = request.bounded("batches", Limits.MAX_BATCHES);
     List<Op> ops = new ArrayList<>();
     ops.add(first);
     for (int i = 1; i < n; i++) {

@@ -1,0 +1,32 @@
+"""`cryptobench setup` and `cryptobench doctor`: the runners of an installed cryptobench,
+built into the user's cache directory, and what each runtime's toolchain looks like here."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .common import err, guarded
+
+
+@click.command("setup")
+@click.argument("runtimes", nargs=-1, metavar="[RUNTIME]...")
+@guarded
+def setup_cmd(runtimes):
+    """Build the runners of an installed cryptobench into ~/.cache/cryptobench (default: all)."""
+    from ..runtimes import install
+
+    outcomes = install.setup(list(runtimes), lambda msg: err.print(msg, markup=False))
+    for o in outcomes:
+        click.echo(f"{o.runtime:<8} {'ok' if o.ok else 'not built'}: {o.detail}")
+    sys.exit(0 if all(o.ok for o in outcomes) else 1)
+
+
+@click.command("doctor")
+@guarded
+def doctor():
+    """Each runtime's toolchain: found with its version, or missing with how to install it."""
+    from ..runtimes import doctor as doctor_mod
+
+    click.echo(doctor_mod.render(doctor_mod.checks()), nl=False)

@@ -1,0 +1,158 @@
+"""The rounds, in process, with a fake runtime (no runner process, no clock: the fake's
+batches say how long they took): groups, fresh processes, the JIT warm-up of a group."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from cryptobench.catalog import primitives as catalog
+from cryptobench.measure import sampling
+from cryptobench.measure.case import Prepared
+from cryptobench.measure.rounds import GROUP_WARM_S, Rounds
+from cryptobench.plan.cases import Case
+from cryptobench.runtimes.protocol import Implementation, Offer
+
+OUT = "ab" * 32
+
+
+class FakeRuntime:
+    """Answers bench requests at 100 ns per call; with ``jit``, reports no compilation."""
+
+    def __init__(self, rid: str, isolate: bool, jit: bool):
+        self.id = self.key = rid
+        self.isolate, self.jit, self.cpu = isolate, jit, None
+        self.stops, self.log = 0, []
+
+    def stop(self) -> None:
+        self.stops += 1
+        self.log.append("stop")
+
+    def request(self, op, timeout, **f):
+        self.log.append((f["primitive"], f["inputs"]["msg"]))
+        extra = {"compiles": 0} if self.jit else {}
+        n = f["iterations"]
+        return {
+            "output": OUT,
+            "samples": [{"iterations": n, "ns": 100 * n, **extra}] * f["batches"],
+        }
+
+
+class FakeStore:
+    def __init__(self):
+        self.rows = {}
+
+    def put_case(self, run_id, seq, row):
+        self.rows[seq] = row
+
+    def update_run(self, run):
+        pass
+
+
+def _prepared(rid: str, sizes=(16, 64, 1024)) -> list[Prepared]:
+    cat = catalog.load()
+    prim = cat.get("sha256")
+    impl = Implementation(f"{rid}/lib", rid, "lib", "1", {}, {"sha256": Offer(("digest",))})
+    return [
+        Prepared(i, Case(impl, prim, "digest", n, {}), {"msg": f"{n:02x}"}, OUT, "fake")
+        for i, n in enumerate(sizes)
+    ]
+
+
+def _rounds(rt: FakeRuntime, rounds: int = 2) -> tuple[Rounds, FakeStore]:
+    store = FakeStore()
+    run = {"id": "r", "seed": 1, "probes": [], "machine": {}}
+    policy = sampling.Policy(budget_s=0.2, jit_warmup_s=1.0)
+    return Rounds({rt.key: rt}, None, store, run, policy, rounds=rounds), store
+
+
+def test_a_jit_group_warms_up_once_then_each_size_is_held_to_the_short_warmup():
+    rt = FakeRuntime("jvm", isolate=True, jit=True)
+    r, store = _rounds(rt)
+    r.measure(_prepared("jvm"))
+    for round_no in (0, 1):
+        warm = sorted(row["rounds"][round_no]["warmup_ns"] for row in store.rows.values())
+        assert warm[-1] >= 1e9  # the group's first case: the full JIT warm-up
+        assert all(GROUP_WARM_S * 1e9 <= w < 0.5e9 for w in warm[:-1])
+    assert all(row["status"] == "ok" and len(row["rounds"]) == 2 for row in store.rows.values())
+
+
+def test_every_group_gets_a_fresh_process_that_ends_with_it():
+    rt = FakeRuntime("c", isolate=False, jit=False)
+    r, _ = _rounds(rt, rounds=1)
+    (one,) = _prepared("c", sizes=(32,))
+    other = replace(one, seq=9, case=replace(one.case, prim=catalog.load().get("sha512")))
+    r.measure([*_prepared("c"), other])
+    assert rt.log[-1] == "stop"  # not left alive beside the next group
+    runs, cur = [], []
+    for x in rt.log:
+        if x == "stop":
+            runs.append(cur) if cur else None
+            cur = []
+        else:
+            cur.append(x[0])
+    assert sorted(map(frozenset, runs)) == sorted([frozenset({"sha256"}), frozenset({"sha512"})])
+
+
+def test_a_runtime_without_jit_is_not_held_to_any_warmup():
+    rt = FakeRuntime("c", isolate=False, jit=False)
+    r, store = _rounds(rt, rounds=1)
+    r.measure(_prepared("c"))
+    assert all(row["rounds"][0]["warmup_ns"] < 0.5e9 for row in store.rows.values())
+
+
+class SlowProcess(FakeRuntime):
+    """Every call of its ``slow``-th process takes 3x as long (a whole round gone slow)."""
+
+    def __init__(self, slow: int):
+        super().__init__("c", isolate=False, jit=False)
+        self.process, self.slow, self.fresh = 0, slow, True
+
+    def stop(self):
+        super().stop()
+        self.fresh = True
+
+    def request(self, op, timeout, **f):
+        if self.fresh:  # the first request of a new process (one process per round here)
+            self.process, self.fresh = self.process + 1, False
+        got = super().request(op, timeout, **f)
+        k = 3 if self.process == self.slow else 1
+        return {**got, "samples": [{**x, "ns": x["ns"] * k} for x in got["samples"]]}
+
+
+def test_a_round_that_disagrees_is_measured_again_and_kept_beside_its_replacement():
+    rt = SlowProcess(slow=2)  # round 2's process
+    r, store = _rounds(rt, rounds=3)
+    r.measure(_prepared("c", sizes=(64,)))
+    row = store.rows[0]
+    assert [x["median_ns"] for x in row["rounds"]] == [100.0, 100.0, 100.0]
+    (old,) = row["replaced_rounds"]
+    assert old["round"] == 2 and old["median_ns"] == 300.0
+    assert "measured again in a fresh process" in row["rounds"][1]["remeasured"]
+    assert any("round 2 (300 ns) disagreed" in f for f in row["flags"])
+
+
+def test_rounds_that_agree_are_left_alone():
+    rt = SlowProcess(slow=99)
+    r, store = _rounds(rt, rounds=3)
+    r.measure(_prepared("c", sizes=(64,)))
+    assert "replaced_rounds" not in store.rows[0]
+
+
+def test_the_estimate_is_the_plans_own_arithmetic():
+    from cryptobench.measure import rounds as r
+
+    c = [p.case for p in _prepared("c", sizes=(16, 64))]
+    (one,) = _prepared("c", sizes=(32,))
+    c.append(replace(one.case, prim=catalog.load().get("sha512")))
+    starts = {"c": 0.03, "jvm": 2.0}
+    got = r.estimate(c, 0.5, 5, set(), starts)
+    per_case = max(0.5 / 5, r.CASE_FLOOR_S) + r.CALIBRATE_S
+    want = 5 * (2 * 0.03 + 3 * per_case) + 5 * r.PROBE_S
+    assert got == pytest.approx(want)
+    jvm = [p.case for p in _prepared("jvm", sizes=(16, 64))]
+    got = r.estimate(jvm, 0.5, 5, {"jvm"}, starts, 3, {"jvm"})
+    per_case = max(0.5 / 3, r.CASE_FLOOR_S) + r.CALIBRATE_S
+    want = 3 * (2.0 + r.JIT_WARM_S + r.GROUP_WARM_S + 2 * per_case) + 5 * r.PROBE_S
+    assert got == pytest.approx(want)
