@@ -10,8 +10,9 @@ It offers sha256 through hashlib (a test double, not a benchmarked runner):
   hello-exit  exits before answering hello
   slow-start  sleeps 2 s before reading anything
   slow        every bench batch sleeps 50 ms (for Ctrl-C tests); writes its pid to $FAKE_PID_FILE
-  late-crash  counts its starts in $FAKE_STARTS_FILE; from the third start on (verification,
-              round 1, then round 2) it exits during its first bench request
+  late-crash  counts in $FAKE_STARTS_FILE the processes that were asked to bench sha256; from
+              the second on (round 2's, every group having a fresh process) it exits during
+              that first sha256 bench request
 """
 
 import hashlib
@@ -25,19 +26,23 @@ benches = 0
 
 if MODE == "slow-start":
     time.sleep(2)
-starts = 0
-if MODE == "late-crash":
+starts = 0  # late-crash: this process's number among those that benched sha256
+
+
+def count_start() -> int:
     with open(os.environ["FAKE_STARTS_FILE"], "a+") as fh:
         fh.write("start\n")
         fh.seek(0)
-        starts = len(fh.read().split())
+        return len(fh.read().split())
+
+
 if os.environ.get("FAKE_PID_FILE"):
     with open(os.environ["FAKE_PID_FILE"], "a") as fh:
         fh.write(f"{os.getpid()}\n")
 
 
 def answer(req):
-    global benches
+    global benches, starts
     op = req.get("op")
     if op == "hello":
         if MODE == "hello-exit":
@@ -73,7 +78,9 @@ def answer(req):
     if op == "compute":
         return {"output": out}
     benches += 1
-    if MODE == "crash" and benches == 2 or MODE == "late-crash" and starts >= 3:
+    if MODE == "late-crash" and req.get("primitive") == "sha256" and not starts:
+        starts = count_start()
+    if MODE == "crash" and benches == 2 or MODE == "late-crash" and starts >= 2:
         os._exit(9)
     if MODE == "hang":
         time.sleep(3600)
