@@ -79,6 +79,7 @@ STRICT_SUITES = (
     "test_conformance_hostile.py",
     "test_browser.py",
     "test_exports.py",
+    "test_instructions_valgrind.py",
 )
 NOT_APPLICABLE = "not applicable:"
 

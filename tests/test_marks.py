@@ -62,3 +62,15 @@ def test_the_rows_themselves_are_not_changed():
     rows = [_row("c/a", 100, 0.06), _row("c/b", 105, 0.01)]
     _cells(rows)
     assert all("mark" not in r for r in rows)
+
+
+def test_rounds_that_differ_say_which_measured_reason():
+    from cryptobench.results.document import _why_apart
+
+    def rnd(med, half):
+        return {"median_ns": med, "ci_low_ns": med * (1 - half), "ci_high_ns": med * (1 + half)}
+
+    scattered = [rnd(40e3, 0.2), rnd(70e3, 0.3), rnd(55e3, 0.25)]
+    steady = [rnd(166.0, 0.01), rnd(220.0, 0.01), rnd(205.0, 0.012)]
+    assert "scatter within each round" in _why_apart(scattered)
+    assert "each round steady (±1.0%)" in _why_apart(steady)

@@ -23,6 +23,7 @@ class FakeRuntime:
     def __init__(self, rid: str, isolate: bool, jit: bool):
         self.id = self.key = rid
         self.isolate, self.jit, self.cpu = isolate, jit, None
+        self.compiles = jit
         self.stops, self.log = 0, []
 
     def stop(self) -> None:

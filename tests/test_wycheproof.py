@@ -39,6 +39,12 @@ def test_every_file_loads_with_the_catalogs_primitives():
         "rsa-2048-pss-sha256",
         "rsa-3072-pss-sha256",
         "rsa-2048-pkcs1-sha256",
+        "ml-kem-512",
+        "ml-kem-768",
+        "ml-kem-1024",
+        "ml-dsa-44",
+        "ml-dsa-65",
+        "ml-dsa-87",
     }
     gcm = CASES["aes-128-gcm"]
     assert all(c.sizes["key"] == 16 for c in gcm)  # the AES-192 groups are not read

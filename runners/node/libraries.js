@@ -8,6 +8,7 @@ const LIBRARIES = [
   { library: "crypto", module: "./lib_crypto.js", packages: [] },
   { library: "hash-wasm", module: "./lib_hashwasm.js", packages: ["hash-wasm"] },
   { library: "noble", module: "./lib_noble.js", packages: ["@noble/hashes", "@noble/ciphers"] },
+  { library: "noble-pq", module: "./lib_noble_pq.js", packages: ["@noble/post-quantum"] },
   { library: "bcryptjs", module: "./lib_bcryptjs.js", packages: ["bcryptjs"] },
   { library: "webcrypto", module: "./lib_webcrypto.js", packages: [] },
   { library: "argon2", module: "./lib_argon2.js", packages: ["argon2"] },

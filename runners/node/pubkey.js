@@ -4,6 +4,7 @@
 // fresh_context), agree parses the peer's public key in every call.
 
 import { authFailed, badRequest, invalidParams, unsupported } from "./protocol.js";
+import { prepareKem } from "./kem.js";
 import { inline } from "./timing.js";
 
 const OK = "ok";
@@ -55,7 +56,7 @@ function checked(verify) {
 }
 
 // The call as source over `key` (parsed once) or `load(raw)` (fresh_context).
-function keyed(load, raw, name, expr, env, fresh) {
+export function keyedCall(load, raw, name, expr, env, fresh) {
   const full = fresh
     ? { load: (r) => parsed(load, r, name), raw, ...env }
     : { key: parsed(load, raw, name), ...env };
@@ -65,6 +66,7 @@ function keyed(load, raw, name, expr, env, fresh) {
 }
 
 export function preparePubkey(row, operation, inputs, params) {
+  if (row.encaps !== undefined) return prepareKem(row, operation, inputs, params);
   const fresh = params.fresh_context === true;
   if (operation === "keygen") {
     const seed = seedOf(inputs);
@@ -75,19 +77,41 @@ export function preparePubkey(row, operation, inputs, params) {
   if (operation === "agree") {
     need(inputs, ["private_key", "peer_public_key"]);
     const env = { agree: row.agree, peer: inputs.peer_public_key };
-    return keyed(row.load, inputs.private_key, "private_key", "agree(KEY, peer)", env, fresh);
+    return keyedCall(row.load, inputs.private_key, "private_key", "agree(KEY, peer)", env, fresh);
   }
   if (operation === "sign") {
     need(inputs, ["private_key"]);
+    if (row.signR !== undefined) return signWithRandomness(row, inputs, fresh);
     const env = { sign: row.sign, msg: inputs.msg ?? Buffer.alloc(0) };
-    return keyed(row.loadPrivate, inputs.private_key, "private_key", "sign(KEY, msg)", env, fresh);
+    return keyedCall(row.loadPrivate, inputs.private_key, "private_key", "sign(KEY, msg)", env, fresh);
   }
   if (operation === "verify") {
     need(inputs, ["public_key", "signature"]);
     const env = { verify: checked(row.verify), msg: inputs.msg ?? Buffer.alloc(0), sig: inputs.signature };
-    return keyed(row.loadPublic, inputs.public_key, "public_key", "verify(KEY, msg, sig)", env, fresh);
+    return keyedCall(row.loadPublic, inputs.public_key, "public_key", "verify(KEY, msg, sig)", env, fresh);
   }
   throw unsupported(`${operation} is not a public-key operation`);
+}
+
+// ML-DSA (FIPS 204): a row with signR(key, msg, rnd|null) signs with the optional 32-byte
+// randomness (32 zero bytes: deterministic), hedged without it.
+export function signatureR({ keygen, loadPrivate, loadPublic, signR, verify, native }) {
+  const row = signature({
+    keygen,
+    loadPrivate,
+    loadPublic,
+    sign: (key, msg) => signR(key, msg, null),
+    verify,
+    native,
+  });
+  return { ...row, signR };
+}
+
+function signWithRandomness(row, inputs, fresh) {
+  const rnd = inputs.randomness ?? null;
+  if (rnd !== null && rnd.length !== 32) throw invalidParams(`randomness is ${rnd.length} bytes, not 32`);
+  const env = { signR: row.signR, msg: inputs.msg ?? Buffer.alloc(0), rnd };
+  return keyedCall(row.loadPrivate, inputs.private_key, "private_key", "signR(KEY, msg, rnd)", env, fresh);
 }
 
 // RSA has no standard key generation from a seed.

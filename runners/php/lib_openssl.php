@@ -7,6 +7,8 @@
 
 declare(strict_types=1);
 
+require_once __DIR__ . '/lib_openssl_pubkey.php';
+
 final class OpensslLib implements Library
 {
     private const TAG_LEN = 16;
@@ -66,6 +68,7 @@ final class OpensslLib implements Library
                 $primitives[$id] = $entry;
             }
         }
+        $primitives += OpensslPubkey::primitives();
         preg_match('/OpenSSL (\S+)/', OPENSSL_VERSION_TEXT, $m);
         return [
             'library' => 'openssl',
@@ -82,6 +85,9 @@ final class OpensslLib implements Library
 
     public function prepare(Request $req): Job
     {
+        if (isset(OpensslPubkey::TABLE[$req->primitive])) {
+            return OpensslPubkey::prepare($req);
+        }
         $row = self::TABLE[$req->primitive] ?? null;
         if ($row === null || !self::available($row)) {
             throw unsupported("php/openssl does not offer $req->primitive");

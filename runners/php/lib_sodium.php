@@ -7,6 +7,8 @@
 
 declare(strict_types=1);
 
+require_once __DIR__ . '/lib_sodium_pubkey.php';
+
 final class SodiumLib implements Library
 {
     private const TABLE = [
@@ -44,6 +46,7 @@ final class SodiumLib implements Library
             }
             $primitives[$id] = $entry;
         }
+        $primitives += SodiumPubkey::primitives();
         $aes = sodium_crypto_aead_aes256gcm_is_available();
         return [
             'library' => 'sodium',
@@ -60,6 +63,9 @@ final class SodiumLib implements Library
 
     public function prepare(Request $req): Job
     {
+        if (isset(SodiumPubkey::TABLE[$req->primitive])) {
+            return SodiumPubkey::prepare($req);
+        }
         $row = self::TABLE[$req->primitive] ?? null;
         if ($row === null || !self::offered($row)) {
             throw unsupported("php/sodium does not offer $req->primitive");

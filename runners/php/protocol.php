@@ -65,6 +65,12 @@ final class Request
         return (string) hex2bin($v);
     }
 
+    /** Whether an optional input (keygen's key_seed) was sent. */
+    public function has(string $name): bool
+    {
+        return array_key_exists($name, $this->inputs);
+    }
+
     /** The AAD: absent means empty; its length is the AAD length (protocol.md, "One meaning for aad"). */
     public function aadBytes(): string
     {

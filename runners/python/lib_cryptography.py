@@ -16,6 +16,7 @@ from cryptography.hazmat.primitives.ciphers.aead import (
 from cryptography.hazmat.primitives.kdf import argon2
 from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+from lib_cryptography_pq import ROWS as PQ_ROWS
 from lib_cryptography_pubkey import ROWS as PUBKEY_ROWS
 
 from cbrunner.protocol import AuthFailed
@@ -172,6 +173,7 @@ def _table() -> dict:
         }
     )
     table.update(PUBKEY_ROWS)
+    table.update(PQ_ROWS)
     return table
 
 

@@ -29,7 +29,7 @@ static json_t *prim_json(const prim_t *p)
 	o = json_pack("{s:o,s:s}", "operations", ops, "native", p->native);
 	if (keyed_family(p->ops))
 		json_object_set_new(o, "reuses_key", json_boolean(!(p->flags & F_NO_REUSE)));
-	if (p->ops & OPS_PWHASH)
+	if (p->ops & OPBIT(OP_HASH))
 		json_object_set_new(o, "takes_salt", json_boolean(!(p->flags & F_NO_SALT)));
 	return o;
 }
@@ -39,9 +39,10 @@ static json_t *impl_json(const lib_t *lib)
 	json_t *prims = json_object();
 	json_t *impl = json_pack("{s:s}", "library", lib->name);
 
-	for (size_t i = 0; i < lib->n_prims; i++)
-		if (prim_offered(lib, &lib->prims[i]))
-			json_object_set_new(prims, lib->prims[i].id, prim_json(&lib->prims[i]));
+	for (size_t i = 0; i < lib_prim_count(lib); i++)
+		if (prim_offered(lib, lib_prim_at(lib, i)))
+			json_object_set_new(prims, lib_prim_at(lib, i)->id,
+					    prim_json(lib_prim_at(lib, i)));
 	lib->describe(impl);
 	json_object_set_new(impl, "primitives", prims);
 	return impl;

@@ -2,6 +2,7 @@
  * libsodium's AEADs take raw keys (no context) except AES-256-GCM, whose precomputed
  * state (beforenm) is the reusable key; HMAC's keyed state is copied per message. */
 #include "lib_libsodium.h"
+#include "pubkey.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -172,4 +173,5 @@ static void describe(json_t *impl)
 			"own salt; p must be 1");
 }
 
-const lib_t lib_libsodium = {"libsodium", PRIMS, COUNT_OF(PRIMS), init, available, describe};
+const lib_t lib_libsodium = {"libsodium", PRIMS,    COUNT_OF(PRIMS),  init,
+			     available,	  describe, &libsodium_pubkey};

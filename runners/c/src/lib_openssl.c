@@ -5,6 +5,7 @@
 #include "lib_openssl.h"
 
 #include "hello.h"
+#include "pubkey.h"
 
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
@@ -266,7 +267,8 @@ static void describe(json_t *impl)
 			"HMAC via EVP_MAC re-init; legacy provider loaded for md4/whirlpool");
 }
 
-const lib_t lib_openssl = {"openssl", PRIMS, COUNT_OF(PRIMS), init, available, describe};
+const lib_t lib_openssl = {"openssl", PRIMS,	COUNT_OF(PRIMS), init,
+			   available, describe, &openssl_pubkey};
 
 /* hello's "cpu": what OpenSSL's own CPUID probe found (hello.h). */
 /* Bits of OpenSSL's capability vector: word (CPUID leaf/register) and bit. */

@@ -58,16 +58,28 @@ const lib_t *lib_find(const char *name)
 	return NULL;
 }
 
+size_t lib_prim_count(const lib_t *lib)
+{
+	return lib->n_prims + (lib->pubkey ? lib->pubkey->n : 0);
+}
+
+const prim_t *lib_prim_at(const lib_t *lib, size_t i)
+{
+	return i < lib->n_prims ? &lib->prims[i] : &lib->pubkey->prims[i - lib->n_prims];
+}
+
+/* The public-key rows are offered whenever they are built (their file declares only what the
+ * installed library has); `available` speaks for the library's own table. */
 int prim_offered(const lib_t *lib, const prim_t *p)
 {
-	return lib->available == NULL || lib->available(p);
+	return lib->available == NULL || IS_PUBKEY(p->ops) || lib->available(p);
 }
 
 const prim_t *prim_find(const lib_t *lib, const char *id)
 {
-	for (size_t i = 0; i < lib->n_prims; i++)
-		if (strcmp(lib->prims[i].id, id) == 0)
-			return prim_offered(lib, &lib->prims[i]) ? &lib->prims[i] : NULL;
+	for (size_t i = 0; i < lib_prim_count(lib); i++)
+		if (strcmp(lib_prim_at(lib, i)->id, id) == 0)
+			return prim_offered(lib, lib_prim_at(lib, i)) ? lib_prim_at(lib, i) : NULL;
 	return NULL;
 }
 

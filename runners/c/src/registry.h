@@ -15,6 +15,9 @@ size_t libs_count(void);
 const lib_t *libs_at(size_t i); /* NULL when that library failed to initialise */
 const lib_t *lib_find(const char *name);
 const prim_t *prim_find(const lib_t *lib, const char *id);
+/* A library's rows: its table, then its public-key table (lib->pubkey). */
+size_t lib_prim_count(const lib_t *lib);
+const prim_t *lib_prim_at(const lib_t *lib, size_t i);
 int prim_offered(const lib_t *lib, const prim_t *p);
 
 #endif

@@ -9,14 +9,26 @@
 #include <string.h>
 
 static const char *const OP_NAMES[OP_COUNT] = {
-	"digest", "mac", "encrypt", "seal", "open", "roundtrip", "hash", "verify", "derive",
+	"digest", "mac",    "encrypt", "seal",	 "open", "roundtrip",
+	"hash",	  "verify", "derive",  "keygen", "sign", "agree",
 };
 
 static const char *const PARAM_NAMES[P_COUNT] = {
 	"out_len", "seed", "aad_len", "cost", "n", "r", "p", "t", "m", "iterations",
 };
 
-enum { IN_MSG = 1, IN_KEY = 2, IN_NONCE = 4, IN_PASSWORD = 8, IN_SALT = 16, IN_ENCODED = 32 };
+enum {
+	IN_MSG = 1,
+	IN_KEY = 2,
+	IN_NONCE = 4,
+	IN_PASSWORD = 8,
+	IN_SALT = 16,
+	IN_ENCODED = 32,
+	IN_PRIVATE = 64,
+	IN_PUBLIC = 128,
+	IN_PEER = 256,
+	IN_SIGNATURE = 512,
+};
 
 /* Inputs each operation needs (aad is optional: absent = empty). The aad sent is what is
  * authenticated; aad_len only names the case (forgery checks add a byte to an empty aad). */
@@ -30,7 +42,13 @@ static const unsigned NEEDS[OP_COUNT] = {
 	[OP_HASH] = IN_PASSWORD | IN_SALT,
 	[OP_VERIFY] = IN_PASSWORD | IN_ENCODED,
 	[OP_DERIVE] = IN_PASSWORD | IN_SALT,
+	[OP_KEYGEN] = 0, /* key_seed is optional */
+	[OP_SIGN] = IN_PRIVATE | IN_MSG,
+	[OP_AGREE] = IN_PRIVATE | IN_PEER,
 };
+
+/* A signature's verify (password verify is NEEDS[OP_VERIFY]). */
+#define NEEDS_SIG_VERIFY (IN_PUBLIC | IN_MSG | IN_SIGNATURE)
 
 static const struct {
 	const char *name;
@@ -43,6 +61,11 @@ static const struct {
 	{"aad", 0, offsetof(call_t, aad)},
 	{"password", IN_PASSWORD, offsetof(call_t, password)},
 	{"salt", IN_SALT, offsetof(call_t, salt)},
+	{"private_key", IN_PRIVATE, offsetof(call_t, private_key)},
+	{"public_key", IN_PUBLIC, offsetof(call_t, public_key)},
+	{"peer_public_key", IN_PEER, offsetof(call_t, peer_public_key)},
+	{"signature", IN_SIGNATURE, offsetof(call_t, signature)},
+	{"key_seed", 0, offsetof(call_t, key_seed)},
 };
 
 const char *op_name(enum op op)
@@ -58,10 +81,29 @@ static int op_parse(const char *s)
 	return -1;
 }
 
-static int keyed(enum op op)
+static int pubkey(const call_t *c)
 {
+	return IS_PUBKEY(c->prim->ops);
+}
+
+/* The operations fresh_context applies to (public key: those that parse our key). */
+static int keyed(const call_t *c)
+{
+	enum op op = c->op;
+
+	if (pubkey(c))
+		return op == OP_AGREE || op == OP_SIGN || op == OP_VERIFY;
 	return op == OP_MAC || op == OP_ENCRYPT || op == OP_SEAL || op == OP_OPEN ||
 	       op == OP_ROUNDTRIP;
+}
+
+static unsigned needs_of(const call_t *c)
+{
+	if (c->op == OP_VERIFY && pubkey(c))
+		return NEEDS_SIG_VERIFY;
+	if (c->op == OP_HASH && (c->prim->flags & F_NO_SALT))
+		return NEEDS[OP_HASH] & ~(unsigned)IN_SALT;
+	return NEEDS[c->op];
 }
 
 static int find_prim(call_t *c, json_t *req)
@@ -137,11 +179,9 @@ static int parse_params(call_t *c, json_t *params)
 
 static int parse_inputs(call_t *c, json_t *inputs)
 {
-	unsigned needs = NEEDS[c->op];
+	unsigned needs = needs_of(c);
 	json_t *enc;
 
-	if (c->op == OP_HASH && (c->prim->flags & F_NO_SALT))
-		needs &= ~(unsigned)IN_SALT;
 	if (!json_is_object(inputs))
 		return fail(c, RC_BAD_REQUEST, "inputs must be an object");
 	for (size_t i = 0; i < COUNT_OF(HEX_INPUTS); i++) {
@@ -164,6 +204,7 @@ static int parse_inputs(call_t *c, json_t *inputs)
 		if (hex_decode(v ? json_string_value(v) : "", b) != 0)
 			return fail(c, RC_BAD_REQUEST, "inputs.%s is not hex", HEX_INPUTS[i].name);
 	}
+	c->has_key_seed = json_object_get(inputs, "key_seed") != NULL;
 	enc = json_object_get(inputs, "encoded");
 	if ((needs & IN_ENCODED) && !json_is_string(enc))
 		return fail(c, RC_BAD_REQUEST, "inputs.encoded must be a string");
@@ -175,7 +216,7 @@ static int check_shape(call_t *c)
 {
 	const prim_t *p = c->prim;
 
-	if (!keyed(c->op))
+	if (!keyed(c))
 		c->fresh = 0;
 	else if ((p->flags & F_NO_REUSE) && !c->fresh)
 		return fail(c, RC_UNSUPPORTED, "%s cannot reuse a key: fresh_context only", p->id);
@@ -204,7 +245,7 @@ int request_decode(json_t *req, call_t *c)
 		big = 0; /* a digest or tag: no message-sized output buffers for a 1 GiB message */
 	if ((c->prim->params & PBIT(P_OUT_LEN)) && c->pv[P_OUT_LEN] > (1u << 24))
 		return fail(c, RC_INVALID, "out_len is too large");
-	c->out_cap = big + 1024 + (size_t)c->pv[P_OUT_LEN];
+	c->out_cap = big + 1024 + (size_t)c->pv[P_OUT_LEN] + (pubkey(c) ? 8192 : 0);
 	c->out = alloc_aligned(c->out_cap);
 	c->out2 = alloc_aligned(c->out_cap);
 	return RC_OK;
@@ -218,6 +259,11 @@ void request_release(call_t *c)
 	buf_free(&c->aad);
 	buf_free(&c->password);
 	buf_free(&c->salt);
+	buf_free(&c->private_key);
+	buf_free(&c->public_key);
+	buf_free(&c->peer_public_key);
+	buf_free(&c->signature);
+	buf_free(&c->key_seed);
 	free(c->out);
 	free(c->out2);
 	c->out = c->out2 = NULL;

@@ -16,6 +16,9 @@ enum op {
 	OP_HASH,
 	OP_VERIFY,
 	OP_DERIVE,
+	OP_KEYGEN,
+	OP_SIGN,
+	OP_AGREE,
 	OP_COUNT
 };
 
@@ -26,6 +29,11 @@ enum op {
 #define OPS_AEAD (OPBIT(OP_SEAL) | OPBIT(OP_OPEN) | OPBIT(OP_ROUNDTRIP))
 #define OPS_PWHASH (OPBIT(OP_HASH) | OPBIT(OP_VERIFY))
 #define OPS_DERIVE OPBIT(OP_DERIVE)
+#define OPS_KEX (OPBIT(OP_KEYGEN) | OPBIT(OP_AGREE))
+#define OPS_SIG (OPBIT(OP_KEYGEN) | OPBIT(OP_SIGN) | OPBIT(OP_VERIFY))
+#define OPS_PUBKEY (OPS_KEX | OPS_SIG)
+/* What marks a public-key primitive: password hashes also have OP_VERIFY. */
+#define IS_PUBKEY(ops) (((ops) & (OPBIT(OP_KEYGEN) | OPBIT(OP_AGREE) | OPBIT(OP_SIGN))) != 0)
 
 /* Result codes; every non-zero one is a protocol error kind. */
 enum rc { RC_OK, RC_BAD_REQUEST, RC_UNSUPPORTED, RC_INVALID, RC_AUTH, RC_INTERNAL };
@@ -59,6 +67,8 @@ typedef struct call {
 	enum op op;
 	int fresh;
 	buf_t msg, key, nonce, aad, password, salt;
+	buf_t private_key, public_key, peer_public_key, signature, key_seed; /* public-key ops */
+	int has_key_seed;
 	const char *encoded;
 	uint64_t pv[P_COUNT];
 	uint8_t *out, *out2;
@@ -98,6 +108,11 @@ typedef struct prim {
 	long arg2;
 } prim_t;
 
+typedef struct prim_table {
+	const prim_t *prims;
+	size_t n;
+} prim_table_t;
+
 typedef struct lib {
 	const char *name; /* short lowercase library id */
 	const prim_t *prims;
@@ -105,6 +120,7 @@ typedef struct lib {
 	int (*init)(void);		   /* 0 = usable */
 	int (*available)(const prim_t *p); /* optional: 1 = offered on this machine */
 	void (*describe)(json_t *impl);	   /* version, backend, code_path, notes */
+	const prim_table_t *pubkey;	   /* optional: the public-key rows (lib_<lib>_pubkey.c) */
 } lib_t;
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))

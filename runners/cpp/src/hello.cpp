@@ -44,7 +44,7 @@ static json cpu() {
 
 static json primitive(const Entry &e) {
     json ops = json::array();
-    for (unsigned bit = 1; bit <= DERIVE; bit <<= 1)
+    for (unsigned bit = 1; bit <= AGREE; bit <<= 1)
         if (e.ops & bit)
             ops.push_back(op_name(bit));
     json p = {{"operations", ops}, {"native", e.native}};
@@ -58,6 +58,8 @@ static json primitive(const Entry &e) {
 static json implementation(const Library &lib) {
     json prims = json::object();
     for (const Entry &e : lib.entries)
+        prims[e.id] = primitive(e);
+    for (const Entry &e : lib.pubkey)
         prims[e.id] = primitive(e);
     return {{"library", lib.name},
             {"version", lib.version},

@@ -8,6 +8,22 @@
 #include <string>
 #include <vector>
 
+// The secret-taint check (docs/protocol.md, "leak", `taint`): under Valgrind's memcheck the
+// named inputs are marked undefined before the call is prepared. Without the header, `taint`
+// is not offered.
+#if defined(__has_include)
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define CB_MEMCHECK 1
+#endif
+#endif
+#ifndef CB_MEMCHECK
+#define RUNNING_ON_VALGRIND 0
+#define VALGRIND_MAKE_MEM_UNDEFINED(p, n) ((void)(p), (void)(n))
+#define VALGRIND_MAKE_MEM_DEFINED(p, n) ((void)(p), (void)(n))
+#define VALGRIND_PRINTF(...) 0
+#endif
+
 #ifdef CB_HAVE_BOTAN
 #include <botan/base64.h>
 #include <botan/mem_ops.h>
@@ -73,6 +89,30 @@ static JobPtr control(const std::string &primitive, const Work &work) {
     });
 }
 
+static bool listed(const json &names, const std::string &name) {
+    for (const auto &v : names)
+        if (v.is_string() && v.get<std::string>() == name)
+            return true;
+    return false;
+}
+
+// Mark the inputs `req.taint` names undefined when running under memcheck; each one marked is
+// added to `tainted`. Only then does the reply say it was done.
+static void taint(const json &req, Work &work, json &tainted) {
+    auto names = req.find("taint");
+    if (!RUNNING_ON_VALGRIND || names == req.end() || !names->is_array())
+        return;
+    for (auto &[name, bytes] : work.inputs.bytes) {
+        if (bytes.empty() || !listed(*names, name))
+            continue;
+        if (tainted.empty())
+            VALGRIND_PRINTF("cryptobench-taint-start\n");
+        VALGRIND_MAKE_MEM_UNDEFINED(bytes.data(), bytes.size());
+        if (!listed(tainted, name))
+            tainted.push_back(name);
+    }
+}
+
 json leak(const json &req, const Prepare &prepare, const Guard &guard) {
     auto order_it = req.find("order");
     if (order_it == req.end() || !order_it->is_string())
@@ -93,17 +133,19 @@ json leak(const json &req, const Prepare &prepare, const Guard &guard) {
     std::string primitive = req.value("primitive", "");
     bool is_control = primitive == "equal" || primitive == "equal-ct";
     std::vector<JobPtr> jobs;
-    json outcomes = json::array();
+    json outcomes = json::array(), tainted = json::array();
     for (const auto &over : *classes) {
         json sub = req;
         json merged = shared;
         merged.update(over);
         sub["inputs"] = merged;
         Work work = parse_work(sub);
+        taint(req, work, tainted);
         JobPtr job = is_control ? control(primitive, work) : prepare(work);
         try {
             Bytes out;
             guard(work, [&] { out = once(*job); });
+            VALGRIND_MAKE_MEM_DEFINED(out.data(), out.size()); // the outcome is public
             if (work.operation == "verify")
                 outcomes.push_back(std::string(out.begin(), out.end()));
             else
@@ -122,8 +164,11 @@ json leak(const json &req, const Prepare &prepare, const Guard &guard) {
         for (int j = 0; j < 4; j++)
             ns[4 * i + j] = static_cast<std::uint8_t>(v >> (8 * j));
     }
-    return json{
+    json result{
         {"outcomes", outcomes}, {"ns", b64_encode(ns)}, {"clock", "std::chrono::steady_clock"}};
+    if (!tainted.empty())
+        result["tainted"] = tainted;
+    return result;
 }
 
 } // namespace cb

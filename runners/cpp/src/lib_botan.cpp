@@ -1,4 +1,5 @@
 // cpp/botan: Botan 2 (Debian libbotan-2-dev) through its public factories: one dispatch table.
+#include "pubkey.hpp"
 #include "registry.hpp"
 
 // argon2.h and cpuid.h are marked "will be made internal in the future" in Botan 2, but are
@@ -366,7 +367,8 @@ const Library &lib_botan() {
             {"pbkdf2-sha256", DERIVE, PBKDF2_PARAMS, "PBKDF2(SHA-256)", pbkdf2("SHA-256")},
             {"pbkdf2-sha512", DERIVE, PBKDF2_PARAMS, "PBKDF2(SHA-512)", pbkdf2("SHA-512")},
         },
-        translate};
+        translate,
+        botan_pubkey()};
     return lib;
 }
 

@@ -1,4 +1,5 @@
 // cpp/cryptopp: Crypto++ (Debian libcrypto++-dev) through its class templates: one dispatch table.
+#include "pubkey.hpp"
 #include "registry.hpp"
 
 #define CRYPTOPP_ENABLE_NAMESPACE_WEAK 1
@@ -293,7 +294,8 @@ const Library &lib_cryptopp() {
             {"pbkdf2-sha512", DERIVE, PBKDF2_PARAMS, "PKCS5_PBKDF2_HMAC<SHA512>",
              pbkdf2<C::SHA512>},
         },
-        translate};
+        translate,
+        cryptopp_pubkey()};
     return lib;
 }
 

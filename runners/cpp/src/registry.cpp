@@ -3,8 +3,8 @@
 
 namespace cb {
 
-static const char *const OP_NAMES[] = {"digest",    "mac",  "encrypt", "seal",  "open",
-                                       "roundtrip", "hash", "verify",  "derive"};
+static const char *const OP_NAMES[] = {"digest", "mac",    "encrypt", "seal",   "open", "roundtrip",
+                                       "hash",   "verify", "derive",  "keygen", "sign", "agree"};
 
 const char *op_name(unsigned op) {
     for (unsigned i = 0; i < sizeof(OP_NAMES) / sizeof(OP_NAMES[0]); i++)
@@ -57,6 +57,9 @@ std::string Call::encoded() const {
 
 const Entry *Library::find(const std::string &id) const {
     for (const auto &e : entries)
+        if (e.id == id)
+            return &e;
+    for (const auto &e : pubkey)
         if (e.id == id)
             return &e;
     return nullptr;

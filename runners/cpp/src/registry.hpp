@@ -106,10 +106,15 @@ enum Op : unsigned {
     HASH = 64,
     VERIFY = 128,
     DERIVE = 256,
+    KEYGEN = 512,
+    SIGN = 1024,
+    AGREE = 2048,
 };
 constexpr unsigned CIPHER = ENCRYPT | ROUNDTRIP;
 constexpr unsigned AEAD = SEAL | OPEN | ROUNDTRIP;
 constexpr unsigned PWHASH = HASH | VERIFY;
+constexpr unsigned KEX = KEYGEN | AGREE;
+constexpr unsigned SIG = KEYGEN | SIGN | VERIFY;
 
 const char *op_name(unsigned op);
 unsigned op_bit(const std::string &name); // 0 when unknown
@@ -134,6 +139,8 @@ struct Library {
     // Called inside a catch block: rethrows the library's own exceptions as Fail (auth_failed,
     // invalid_params, ...); returns for anything it does not know (answered as internal).
     void (*translate)() = nullptr;
+    // The public-key rows (lib_<library>_pubkey.cpp), after the table: find() and hello see both.
+    std::vector<Entry> pubkey = {};
 
     const Entry *find(const std::string &id) const;
 };

@@ -38,7 +38,7 @@ def prepare(spec, op: str, inputs: dict, params: dict, bench: bool) -> tuple[Inl
     call; seal and encrypt step the nonce), each as source for timing.py's compiled loop.
 
     A single-use API refuses a reused-key *bench*; compute ignores fresh_context."""
-    if isinstance(spec, (pubkey.Kex, pubkey.Signature)):
+    if isinstance(spec, (pubkey.Kex, pubkey.Signature, pubkey.Kem)):
         return pubkey.prepare(spec, op, inputs, params)
     fresh = bool(params.get("fresh_context", False))
     if not getattr(spec, "reuses_key", True) and not fresh:

@@ -1,5 +1,5 @@
-"""The public-key rows (families kex and signature, docs/protocol.md "Public-key operations")
-and how a request becomes their calls.
+"""The public-key rows (families kex, signature and kem, docs/protocol.md "Public-key
+operations" and "Key encapsulation") and how a request becomes their calls.
 
 A row gives plain functions over the protocol's encodings (raw X25519/Ed25519 keys, SEC1
 points and 32-byte scalars for P-256, DER SubjectPublicKeyInfo / PKCS#8 for RSA); a library
@@ -41,6 +41,24 @@ class Signature:
     operations: tuple = ("keygen", "sign", "verify")
 
 
+@dataclass
+class Kem:
+    """Key encapsulation (docs/protocol.md, "Key encapsulation"): keygen(seed | None) ->
+    (public, seed); load_public(public) -> key; encaps(key, m | None) -> (ciphertext, secret);
+    load_private(seed) -> key; decaps(key, ciphertext) -> secret (implicit rejection: a
+    secret, never an error). encaps raises Fail("unsupported") for a randomness m it cannot
+    take."""
+
+    keygen: Callable
+    load_public: Callable
+    encaps: Callable
+    load_private: Callable
+    decaps: Callable
+    seed_len: int = 64
+    ciphertext_len: int = 0
+    operations: tuple = ("keygen", "encaps", "decaps")
+
+
 def _pair(keygen: Callable, seed: bytes | None) -> bytes:
     public, private = keygen(seed)
     return public + private
@@ -55,18 +73,46 @@ def _checked(verify: Callable) -> Callable:
     return ok
 
 
-def seed_of(inputs: dict) -> bytes | None:
-    """keygen's optional key_seed: 32 bytes (docs/protocol.md)."""
-    if "key_seed" not in inputs:
+def seed_of(inputs: dict, name: str = "key_seed", size: int = 32) -> bytes | None:
+    """keygen's optional key_seed: 32 bytes (docs/protocol.md; ML-KEM's: 64), or another
+    optional input of a fixed length."""
+    if name not in inputs:
         return None
-    seed = hex_input(inputs, "key_seed")
-    if len(seed) != 32:
-        raise Fail("invalid_params", f"key_seed is {len(seed)} bytes, not 32")
+    seed = hex_input(inputs, name)
+    if len(seed) != size:
+        raise Fail("invalid_params", f"{name} is {len(seed)} bytes, not {size}")
     return seed
+
+
+def _joined(encaps: Callable) -> Callable:
+    def both(key, m) -> bytes:
+        ct, secret = encaps(key, m)
+        return ct + secret
+
+    return both
+
+
+def prepare_kem(spec: Kem, op: str, inputs: dict, params: dict) -> tuple[Inline, Inline]:
+    """(first, timed) calls of a kem row: encaps answers ciphertext ‖ shared secret."""
+    fresh = bool(params.get("fresh_context", False))
+    if op == "keygen":
+        seed = seed_of(inputs, size=spec.seed_len)
+        call = Inline("pair(keygen, seed)", pair=_pair, keygen=spec.keygen, seed=seed)
+        return call, call
+    if op == "encaps":
+        public, m = hex_input(inputs, "public_key"), seed_of(inputs, "randomness", 32)
+        env = {"encaps": _joined(spec.encaps), "m": m}
+        return _keyed(spec.load_public, public, "encaps({key}, m)", fresh, **env)
+    private, ct = hex_input(inputs, "private_key"), hex_input(inputs, "ciphertext")
+    if len(private) != spec.seed_len or len(ct) != spec.ciphertext_len:
+        raise Fail("invalid_params", f"private key {len(private)} B, ciphertext {len(ct)} B")
+    return _keyed(spec.load_private, private, "decaps({key}, ct)", fresh, decaps=spec.decaps, ct=ct)
 
 
 def prepare(spec, op: str, inputs: dict, params: dict) -> tuple[Inline, Inline]:
     """(first, timed) calls of a public-key row; fresh_context parses our key in every call."""
+    if isinstance(spec, Kem):
+        return prepare_kem(spec, op, inputs, params)
     fresh = bool(params.get("fresh_context", False))
     if op == "keygen":
         call = Inline("pair(keygen, seed)", pair=_pair, keygen=spec.keygen, seed=seed_of(inputs))
@@ -76,6 +122,8 @@ def prepare(spec, op: str, inputs: dict, params: dict) -> tuple[Inline, Inline]:
         return _keyed(spec.load, private, "agree({key}, peer)", fresh, agree=spec.agree, peer=peer)
     msg = hex_input(inputs, "msg")
     if op == "sign":
+        if "randomness" in inputs:  # ML-DSA's rnd: no row here takes one
+            raise Fail("unsupported", "this library signs with its own randomness only")
         private = hex_input(inputs, "private_key")
         env = {"sign": spec.sign, "msg": msg}
         return _keyed(spec.load_private, private, "sign({key}, msg)", fresh, **env)

@@ -180,7 +180,7 @@ pub const LIBRARY: Library = Library {
             in place only: timed seals re-seal the previous ciphertext in the output buffer \
             (no copy), roundtrip seals and opens one buffer, open copies ciphertext‖tag in \
             first (that memcpy is in open's time)",
-    tables: &[api::TABLE],
+    tables: &[api::TABLE, crate::lib_ring_pubkey::TABLE],
 };
 
 fn aead_job(call: &Call, alg: &'static aead::Algorithm) -> Result<Box<dyn Job>, Fail> {

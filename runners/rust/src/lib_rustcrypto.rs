@@ -21,6 +21,7 @@ pub const LIBRARY: Library = Library {
         lib_rustcrypto_hash::TABLE,
         lib_rustcrypto_aead::TABLE,
         lib_rustcrypto_kdf::TABLE,
+        crate::lib_rustcrypto_pubkey::TABLE,
     ],
 };
 

@@ -7,13 +7,23 @@ from __future__ import annotations
 import json
 
 from ..catalog.policy import Policy
-from ..catalog.primitives import KEYED_OPERATIONS, Catalog
+from ..catalog.primitives import Catalog
 from ..results import compare
 from ..runtimes.discovery import runtime_matches
+from .oneuse import size_of
 from .rank import allowed, default_size
 
 
-def needed(doc: dict, cat: Catalog, policy: Policy, use_name: str, size, runtimes) -> list[tuple]:
+def _ops(use, offer: dict) -> list[str]:
+    """The operations of ``use`` an offer needs measured: all of them for a use of several
+    (``cost = "sum"``), else the first the implementation offers."""
+    offered = [o for o in use.operations if o in offer["operations"]]
+    return offered if use.cost == "sum" else offered[:1]
+
+
+def needed(
+    doc: dict, cat: Catalog, policy: Policy, use_name: str, size, runtimes, bits=None
+) -> list[tuple]:
     """Case keys (implementation, primitive, operation, size, params JSON) the use needs from
     the implementations the run describes; keyed operations at the reused key where the API
     can reuse it, else with a fresh object per message."""
@@ -24,16 +34,16 @@ def needed(doc: dict, cat: Catalog, policy: Policy, use_name: str, size, runtime
         if runtimes and not any(runtime_matches(impl["runtime"], x) for x in runtimes):
             continue
         for pid, offer in (impl.get("primitives") or {}).items():
-            if pid not in cat or allowed(use, cat, pid):
+            if pid not in cat or allowed(use, cat, pid, bits):
                 continue
-            op = next((o for o in use.operations if o in offer["operations"]), None)
-            if op is None:
-                continue
-            user = {}
-            if op in KEYED_OPERATIONS:
-                user["fresh_context"] = not offer.get("reuses_key", True)
-            params = cat.resolve_params(cat.get(pid), user, op)
-            keys.append((impl["id"], pid, op, size, json.dumps(params, sort_keys=True)))
+            for op in _ops(use, offer):
+                user = {}
+                if cat.get(pid).keyed(op):
+                    user["fresh_context"] = not offer.get("reuses_key", True)
+                params = cat.resolve_params(cat.get(pid), user, op)
+                keys.append(
+                    (impl["id"], pid, op, size_of(op, size), json.dumps(params, sort_keys=True))
+                )
     return keys
 
 
@@ -46,19 +56,8 @@ def missing(docs: list[dict], keys: list[tuple], operations=()) -> list[tuple]:
 
 
 def estimate_s(doc: dict, keys: list[tuple], cat: Catalog, budget_s: float, rounds: int) -> float:
-    """Seconds measuring ``keys`` should take (rounds.estimate), from the run's
-    implementation list."""
-    from ..measure.rounds import estimate
-    from ..plan.cases import Case
-    from ..runtimes.protocol import Implementation, Offer
+    """Seconds measuring ``keys`` should take (advise/passes.estimate_s: rounds.estimate)."""
+    from .passes import call_seconds
+    from .passes import estimate_s as planned
 
-    impls = {
-        i["id"]: Implementation(i["id"], i["runtime"], i["library"], i.get("version", ""), {}, {})
-        for i in (doc.get("run") or {}).get("implementations", [])
-    }
-    cases = []
-    for impl_id, pid, op, size, params in keys:
-        impl = impls.get(impl_id) or Implementation(impl_id, impl_id.split("/")[0], "", "", {}, {})
-        impl.primitives.setdefault(pid, Offer((op,)))
-        cases.append(Case(impl, cat.get(pid), op, size, json.loads(params)))
-    return estimate(cases, budget_s, rounds, set())
+    return planned(doc, keys, cat, budget_s, rounds, call_seconds(doc.get("results", []), cat))

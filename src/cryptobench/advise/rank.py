@@ -5,7 +5,10 @@ advise/missing.py, the reasons given advise/reasons.py.
 
 Ranking: only primitives whose catalog status the use allows (catalog/policy.toml), at the
 catalog's default parameters, at one size; fastest first (``rank = "time"``) or the use's
-algorithm order first (passwords: OWASP's order), then fastest. The margin between the first
+algorithm order first (passwords: OWASP's order), then fastest. Uses of several operations
+(`cost = "sum"`: key exchange, signature) rank the cost of one use (advise/oneuse.py), and
+compare only choices of one security level (the catalog's `security_bits`); a status is read
+on the day, its dated transitions applied (catalog `transitions`). The margin between the first
 two is compare.compare_case's ratio with its interval (Welch on the round medians' logs, or the
 batches' median CIs for one-round results); it is "not distinguishable" when the two cases'
 intervals overlap or the ratio's interval contains 1.
@@ -13,12 +16,14 @@ intervals overlap or the ratio's interval contains 1.
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 
 from ..catalog.policy import Policy, Use
 from ..catalog.primitives import Catalog
 from ..results import compare
 from ..runtimes.discovery import runtime_matches
+from .oneuse import lacking, one_use, size_of
 from .reasons import reasons
 
 FAST_DEFAULT_SIZE = 1024
@@ -58,6 +63,9 @@ class Advice:
     excluded: list[tuple[str, str]] = field(default_factory=list)  # (primitive, why)
     ignored_params: int = 0  # rows at other parameters than the catalog's defaults
     sources: list[str] = field(default_factory=list)  # run ids
+    security_bits: int | None = None  # the level compared (use's, or --security-bits)
+    day: str = ""  # the date the statuses and transitions are read at (YYYY-MM-DD)
+    incomplete: list[str] = field(default_factory=list)  # choices lacking one of the operations
 
     @property
     def recommendation(self) -> Entry | None:
@@ -69,20 +77,38 @@ class Advice:
 
 
 def default_size(use: Use) -> int:
+    if use.size is not None:
+        return use.size
     return SLOW_DEFAULT_SIZE if set(use.families) & {"password-hash", "kdf"} else FAST_DEFAULT_SIZE
 
 
-def allowed(use: Use, cat: Catalog, pid: str) -> str | None:
-    """Why the policy keeps primitive ``pid`` out of ``use``, or None if it may be ranked."""
+def today() -> str:
+    return datetime.date.today().isoformat()
+
+
+def allowed(use: Use, cat: Catalog, pid: str, bits: int | None = None, day: str = "") -> str | None:
+    """Why the policy keeps primitive ``pid`` out of ``use``, or None if it may be ranked: its
+    family, its status on ``day`` (its dated transitions applied), the use's exclusions, and
+    its security level where the use compares one level (``bits``, else the use's)."""
     if pid not in cat:
         return "not in the catalog"
     prim = cat.get(pid)
     if prim.family not in use.families:
         return f"a {prim.family}, not {' or '.join(use.families)}"
-    if prim.status not in use.statuses:
+    status = prim.status_on(day or today())
+    if status != prim.status:
+        passed = [t for t in prim.transitions if t.after < (day or today())][-1]
+        return f"{passed.text()}: not allowed for {use.name} on {day or today()}"
+    if status not in use.statuses:
         return f"status {prim.status}: {prim.status_reason} ({prim.status_date})"
     if pid in use.exclude:
         return use.exclude[pid]
+    level = (bits or use.security_bits) if use.security_bits else None  # only where compared
+    if level and prim.security_bits != level:
+        return (
+            f"{prim.security_bits}-bit security: compared only with {level}-bit choices "
+            f"(--security-bits {prim.security_bits} ranks those)"
+        )
     return None
 
 
@@ -139,19 +165,17 @@ def _rank_key(use: Use, r: dict) -> tuple:
     return (r["median_ns"],)
 
 
-def rank(docs: list[dict], cat: Catalog, policy: Policy, use_name: str, size, runtimes) -> Advice:
-    use = policy.use(use_name)
-    size = default_size(use) if size is None else size
-    advice = Advice(use, size, list(runtimes), sources=[d["run"]["id"] for d in docs])
-    rows, excluded = [], {}
+def _candidates(advice: Advice, cat: Catalog, docs: list[dict]) -> list[dict]:
+    """The rows the use may rank (module docstring); what the policy keeps out is noted."""
+    use, size, rows, excluded = advice.use, advice.size, [], {}
     for r in merge(docs):
         if r.get("family") == "noop" or r["operation"] not in use.operations:
             continue
-        if r["size"] != size or r.get("family") not in use.families:
+        if r["size"] != size_of(r["operation"], size) or r.get("family") not in use.families:
             continue
-        if runtimes and not any(runtime_matches(r["runtime"], x) for x in runtimes):
+        if advice.runtimes and not any(runtime_matches(r["runtime"], x) for x in advice.runtimes):
             continue
-        why = allowed(use, cat, r["primitive"])
+        why = allowed(use, cat, r["primitive"], advice.security_bits, advice.day)
         if why:
             excluded[r["primitive"]] = why
             continue
@@ -162,8 +186,30 @@ def rank(docs: list[dict], cat: Catalog, policy: Policy, use_name: str, size, ru
             continue
         rows.append(r)
     advice.excluded = sorted(excluded.items())
+    if use.cost == "sum":
+        rows = _reused_first(rows)
+        advice.incomplete = lacking(rows, use.operations)
+        return one_use(rows, use.operations)
+    return _reused_first(_pick_operation(use, rows))
+
+
+def rank(
+    docs: list[dict],
+    cat: Catalog,
+    policy: Policy,
+    use_name: str,
+    size,
+    runtimes,
+    security_bits: int | None = None,
+    day: str = "",
+) -> Advice:
+    use = policy.use(use_name)
+    size = default_size(use) if size is None else size
+    advice = Advice(use, size, list(runtimes), sources=[d["run"]["id"] for d in docs])
+    advice.security_bits = (security_bits or use.security_bits) if use.security_bits else None
+    advice.day = day or today()
     advice.ranking = sorted(
-        (Entry(r, _rank_key(use, r)) for r in _reused_first(_pick_operation(use, rows))),
+        (Entry(r, _rank_key(use, r)) for r in _candidates(advice, cat, docs)),
         key=lambda e: (e.rank_key, e.label),
     )
     if advice.runner_up:
@@ -175,6 +221,10 @@ def rank(docs: list[dict], cat: Catalog, policy: Policy, use_name: str, size, ru
 def margin(best: dict, other: dict) -> Margin:
     """The runner-up against the recommendation, with its interval (module docstring)."""
     same = best["primitive"] == other["primitive"] and best["params"] == other["params"]
+    if "parts" in best and min(len(best["rounds"]), len(other["rounds"])) < 2:
+        ratio = other["median_ns"] / best["median_ns"]
+        why = "fewer than two rounds in common: no interval for the ratio"
+        return Margin(ratio, 0.0, float("inf"), "rounds", False, False, why)
     c = compare.compare_case(compare.case_key(other), best, other)
     overlap = best["ci_high_ns"] >= other["ci_low_ns"] and other["ci_high_ns"] >= best["ci_low_ns"]
     apart = not overlap and not c.ratio_low <= 1.0 <= c.ratio_high

@@ -21,6 +21,7 @@ def reasons(advice, cat: Catalog, policy: Policy, rows: list[dict]) -> list[str]
     r = best.row
     prim = cat.get(r["primitive"])
     out = [f"status {prim.status}: {prim.status_reason} ({prim.status_date})"]
+    out += _one_use(r, prim, advice)
     if advice.use.rank == "order":
         out.append(f"preferred order for {advice.use.name}: {', '.join(advice.use.order)}")
     ok, why = policy.owasp(prim.id, r.get("params") or {})
@@ -30,6 +31,22 @@ def reasons(advice, cat: Catalog, policy: Policy, rows: list[dict]) -> list[str]
         out.append(f"code path: {r['code_path']}")
     out += _overhead(r, rows)
     out += _fresh(r, rows, advice)
+    return out
+
+
+def _one_use(r: dict, prim, advice) -> list[str]:
+    """A use of several operations: what one use costs, the level compared, the dates."""
+    out = []
+    if r.get("parts"):
+        parts = " + ".join(f"{op} {ns / 1e3:.4g} µs" for op, ns in r["parts"].items())
+        out.append(f"one use = {parts} (medians; the interval is per round, then over rounds)")
+    if advice.security_bits:
+        out.append(
+            f"{prim.security_bits}-bit security: compared only with choices of the same level"
+        )
+    if prim.transitions:
+        dated = "; ".join(t.text() for t in prim.transitions)
+        out.append(f"dated transitions (read on {advice.day}): {dated}")
     return out
 
 

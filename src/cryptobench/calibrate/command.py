@@ -36,8 +36,17 @@ from ..runtimes.session import Runtime, open_runtimes
 from ..store.sqlite import RunStore, open_store
 from ..verify import vectors
 from ..verify.verifier import Verifier, VerifyError, check_encoded_cost
+from . import budget
 from .remeasure import Remeasure
-from .search import OPERATIONS, REFUSED, TOLERANCE, Refused, Search, Searcher, operation_for
+from .search import (
+    OPERATIONS,
+    REFUSED,
+    TOLERANCE,
+    Refused,
+    Search,
+    Searcher,
+    operation_for,
+)
 from .verdict import KEYSPACE, KEYSPACE_TEXT, Verdict, search_info
 
 PASSWORD_LEN = PASSWORD_SIZES[0]
@@ -73,6 +82,8 @@ class Calibration:
         self.cap = self._cap()
         self.verdict = Verdict(self.spec, self.prim, self.policy, self.target_ns, self.cap)
         self.seq = 0
+        self.clock0, self.starts = time.monotonic(), {}
+        self.unanswered: list[budget.Unanswered] = []
 
     def _base_params(self) -> dict:
         user = {}
@@ -167,23 +178,16 @@ class Calibration:
         run_doc = self._start(live, skipped, store)
         verifier = Verifier(self.cat, vectors.load_all(self.cat), live, timeout=req.timeout)
         interrupted = True
+        self.clock0, self.starts = clock0, {rt.id: rt.start_s for rt in live if rt.start_s}
         try:
-            self._searches(verifier, chosen, clock0)
+            self._searches(verifier, chosen)
             finals = self._store_unmeasured(store, run_doc, chosen)
-            spent = time.monotonic() - clock0
-            per_case = max(0.1, (req.time_budget_s - spent) / max(1, len(finals)))
-            policy = sampling.Policy(budget_s=per_case, base_timeout_s=req.timeout)
-            by_id = {rt.id: rt for rt in live}
-            rounds = Rounds(by_id, verifier, store, run_doc, policy, req.rounds, req.rounds)
+            finals = self._within_budget(store, run_doc, finals)
+            rounds = self._rounds(live, verifier, store, run_doc, finals)
             self._in_rounds(rounds, [p for _, p in finals], "the chosen parameters")
-            fix = Remeasure(self.verdict, lambda s, v: self.prepare(verifier, s, v), self.console)
-            again = fix.candidates(self._rows(store, run_doc), finals)
-            if again:
-                self._in_rounds(
-                    rounds, [q for _, q, _ in again], "a value expected nearer the target"
-                )
-                fix.keep_nearer(store, run_doc, self._rows(store, run_doc), again)
+            self._second_look(rounds, verifier, store, run_doc, finals)
             self._annotate(store, run_doc, finals)
+            self._say_unanswered()
             interrupted = False
         except KeyboardInterrupt:
             pass
@@ -195,10 +199,60 @@ class Calibration:
             store.update_run(run_doc)
         return store.load(run_doc["id"])
 
+    def left_s(self) -> float:
+        """Seconds of the time budget left."""
+        return self.req.time_budget_s - (time.monotonic() - self.clock0)
+
+    def need_s(self, prepared: list[Prepared]) -> float:
+        """The rounds of these cases, by the one estimate (calibrate/budget.py)."""
+        starts, r = self.starts, self.req.rounds
+        return sum(
+            budget.rounds_s(p.case, (p.call_ns or self.target_ns) / 1e9, r, starts)
+            for p in prepared
+        )
+
+    def _rounds(self, live, verifier, store, run_doc, finals) -> Rounds:
+        """The rounds: each round keeps budget.MIN_PER_ROUND one-call batches and no more, so
+        that they take what the estimate says (the interval comes from the rounds)."""
+        policy = sampling.Policy(
+            budget_s=0.0,
+            base_timeout_s=self.req.timeout,
+            slow_min_samples=budget.slow_floor(self.req.rounds),
+        )
+        by_id = {rt.id: rt for rt in live}
+        return Rounds(by_id, verifier, store, run_doc, policy, self.req.rounds, self.req.rounds)
+
+    def _second_look(self, rounds, verifier, store, run_doc, finals) -> None:
+        """calibrate/remeasure.py, where its rounds fit in what is left of the budget."""
+        fix = Remeasure(self.verdict, lambda s, v: self.prepare(verifier, s, v), self.console)
+        again = [
+            (s, self._known(s, q, row), row)
+            for s, q, row in fix.candidates(self._rows(store, run_doc), finals)
+        ]
+        if again and self.need_s([q for _, q, _ in again]) > self.left_s():
+            names = ", ".join(s.impl.id for s, _, _ in again)
+            self.console.print(f"no time left for a second look at {names}", markup=False)
+            return
+        if again:
+            self._in_rounds(rounds, [q for _, q, _ in again], "a value expected nearer the target")
+            fix.keep_nearer(store, run_doc, self._rows(store, run_doc), again)
+
+    def _known(self, s: Search, q: Prepared, row: dict) -> Prepared:
+        """The other value's case with its call's expected duration (verdict.other_step: its
+        probe scaled to the rounds, else the scaling law), as the rounds and estimate use it."""
+        value = row["params"][self.spec.param]
+        other = self.verdict.other_step(s, value, row["median_ns"])
+        ns = other["ms"] * 1e6 if other else row["median_ns"]
+        return Prepared(q.seq, q.case, q.inputs, q.expected, q.verification, ns)
+
     def _in_rounds(self, rounds: Rounds, prepared: list[Prepared], what: str) -> None:
-        n = len(prepared)
-        self.console.print(f"measuring {what}: {n} cases × {rounds.rounds} rounds", markup=False)
-        with Progress(self.console, n * rounds.rounds) as progress:
+        n, need = len(prepared), self.need_s(prepared)
+        self.console.print(
+            f"measuring {what}: {n} cases × {rounds.rounds} rounds, about {need:.0f} s "
+            f"({max(0.0, self.left_s()):.0f} s of the time budget left)",
+            markup=False,
+        )
+        with Progress(self.console, n * rounds.rounds, need) as progress:
             rounds.on_step = progress.update
             rounds.measure(prepared)
 
@@ -232,15 +286,21 @@ class Calibration:
         store.begin_run(run_doc)
         return run_doc
 
-    def _searches(self, verifier, chosen, clock0) -> None:
-        budget = self.req.time_budget_s * SEARCH_SHARE
+    def _searches(self, verifier, chosen) -> None:
+        """Every implementation's search, in its own runner process, before any rounds; one
+        whose search no longer fits in the budget is not started (budget.Unanswered)."""
+        share_of = self.req.time_budget_s * SEARCH_SHARE
         for i, (rt, s) in enumerate(chosen):
-            left = budget - (time.monotonic() - clock0)
-            share = max(0.0, left / (len(chosen) - i))
+            need = budget.search_s(self.req.target_s, budget.start_of(self.starts, rt.id))
+            if need > self.left_s():
+                self.unanswered.append(budget.Unanswered(s.impl.id, need, "search"))
+                continue
+            left = share_of - (time.monotonic() - self.clock0)
             self.console.print(
                 f"calibrating {s.impl.id} {self.prim.id} {s.operation} …", markup=False
             )
-            self.searcher(rt, verifier).run(s, share)
+            self.searcher(rt, verifier).run(s, max(0.0, left / (len(chosen) - i)))
+            rt.stop()  # one runner process per implementation's search
             self.seq += 1
             for p in s.probes:
                 self.console.print(
@@ -256,17 +316,48 @@ class Calibration:
         finals = []
         for seq, (_, s) in enumerate(chosen):
             case = Case(s.impl, self.prim, s.operation, PASSWORD_LEN, self.base)
-            if s.refused:
+            late = next((u for u in self.unanswered if u.impl == s.impl.id), None)
+            if late is not None:
+                row = results.skipped(case, late.text())
+            elif s.refused:
                 row = results.skipped(case, f"cannot take the parameter: {s.refused}")
             elif s.failed:
                 row = results.failed(case, s.failed)
             else:
-                p = s.prepared
-                finals.append((s, Prepared(seq, p.case, p.inputs, p.expected, p.verification)))
+                p, ns = s.prepared, self.chosen_ns(s)
+                finals.append((s, Prepared(seq, p.case, p.inputs, p.expected, p.verification, ns)))
                 continue
             row["calibration"] = search_info(s)
             store.put_case(run_doc["id"], seq, row)
         return finals
+
+    def chosen_ns(self, s: Search) -> float:
+        """The chosen value's probe: the rounds know its call's duration (they skip the
+        sampler's calibration, sampling.known_slow)."""
+        value = s.prepared.case.params[self.spec.param]
+        return next(p["ns"] for p in s.probes if p["value"] == value)
+
+    def _within_budget(self, store, run_doc, finals) -> list[tuple[Search, Prepared]]:
+        """The implementations whose rounds fit in what is left of the budget, in order; the
+        others are stored with the search's answer and what their rounds would need."""
+        needs = [(s.impl.id, self.need_s([p])) for s, p in finals]
+        taken, rest = budget.fit(needs, self.left_s())
+        self.unanswered += rest
+        late = {u.impl: u for u in rest}
+        for s, p in finals:
+            if s.impl.id not in late:
+                continue
+            u = late[s.impl.id]
+            probe = f"{self.spec.param}={p.case.params[self.spec.param]}"
+            why = f"{u.text()}; its search's nearest probe: {probe}, {p.call_ns / 1e6:.1f} ms"
+            row = results.skipped(p.case, why)
+            row["calibration"] = search_info(s)
+            store.put_case(run_doc["id"], p.seq, row)
+        return [(s, p) for s, p in finals if s.impl.id in taken]
+
+    def _say_unanswered(self) -> None:
+        for u in self.unanswered:
+            self.console.print(f"{u.impl}: {u.text()}", markup=False)
 
     def _rows(self, store: RunStore, run_doc: dict) -> dict[str, dict]:
         return {r["implementation"]: r for r in store.load(run_doc["id"])[1]}

@@ -30,7 +30,8 @@ TOLERANCE = 0.15  # a re-measured time this close to the target is on target
 CLOSE_ENOUGH = 0.03  # a probe this close ends the search
 MAX_PROBES = 7
 REFINE_PROBES = 2  # at most this many more when the nearest probe is off by > TOLERANCE
-PROBE_CALLS = 5  # a probe is the median of this many timed calls (one bench request)
+PROBE_CALLS = 3  # a probe is the median of this many timed calls (one bench request)
+FIRST_PROBE_CALLS = 2  # the policy's start only steers the search: two timed calls
 
 
 @dataclass
@@ -122,12 +123,14 @@ class Searcher:
     clock: Callable[[], float] = time.monotonic
 
     def probe(self, s: Search, value: int) -> dict:
-        """One probe: the median of PROBE_CALLS single calls, after the request's untimed
-        (verified) call; the first call of a fresh value is no longer the one timed."""
+        """One probe: the median of PROBE_CALLS single calls (FIRST_PROBE_CALLS for the first
+        probe of a search, which only steers it), after the request's untimed (verified) call;
+        the first call of a fresh value is no longer the one timed."""
         p = self.prepare(s, value)
         expected = self._guess(s, value)
-        timeout = max(self.timeout_s, 10 * expected * (PROBE_CALLS + 1) / 1e9 + 5)
-        samples = self.bench(p)(1, PROBE_CALLS, timeout)
+        calls = PROBE_CALLS if s.probes else FIRST_PROBE_CALLS
+        timeout = max(self.timeout_s, 10 * expected * (calls + 1) / 1e9 + 5)
+        samples = self.bench(p)(1, calls, timeout)
         per_call = [x["ns"] / x["iterations"] for x in samples]
         s.tried[value] = p
         ns = float(statistics.median(per_call))
@@ -162,7 +165,7 @@ class Searcher:
             p = s.probes[-1]
             prev = (s.probes[-2]["value"], s.probes[-2]["ns"]) if len(s.probes) > 1 else None
             nxt = predict(self.spec, self.prim, value, p["ns"], self.target_ns, self.cap, prev)
-            if abs(off(p["ns"], self.target_ns)) <= CLOSE_ENOUGH:
+            if abs(off(p["ns"], self.target_ns)) <= CLOSE_ENOUGH and p["calls"] > 1:
                 s.stopped = "within 3% of the target"
                 break
             if nxt in s.tried:

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..errors import DataError
 from ..paths import project_root
 
-FIELDS = ("private_key", "public_key", "peer_public_key")
+FIELDS = ("private_key", "public_key", "peer_public_key", "ciphertext")
 
 
 @dataclass(frozen=True)
@@ -20,6 +20,7 @@ class KeyPair:
     private_key: str
     public_key: str
     peer_public_key: str = ""  # key agreement: the other party's public key
+    ciphertext: str = ""  # kem: an encapsulation to public_key, what decaps is timed with
     source: str = ""
 
 
@@ -65,7 +66,8 @@ ECDSA_DER_MAX = 72  # SEQUENCE { INTEGER r, INTEGER s } over P-256: 70-72 bytes,
 
 def wire_bytes(prim) -> dict | None:
     """What one use puts on the wire, in bytes: the public key and the signature or the shared
-    secret (results' ``wire_bytes``; docs/results.md). RSA keys: the benchmark key's DER."""
+    secret, and a KEM's ciphertext (results' ``wire_bytes``; docs/results.md). RSA keys: the
+    benchmark key's DER."""
     if not prim.is_pubkey:
         return None
     public = prim.public_key_len
@@ -73,6 +75,12 @@ def wire_bytes(prim) -> dict | None:
         public = len(load()[prim.id].public_key) // 2
     if prim.family == "kex":
         return {"public_key": public, "shared_secret": prim.output_len}
+    if prim.family == "kem":
+        return {
+            "public_key": public,
+            "ciphertext": prim.ciphertext_len,
+            "shared_secret": prim.output_len,
+        }
     if prim.signature_len:
         return {"public_key": public, "signature": prim.signature_len}
     return {"public_key": public, "signature": ECDSA_DER_MAX, "signature_is_max": True}

@@ -15,6 +15,7 @@ from .primitives import FAMILIES, OPERATIONS, STATUSES, Catalog
 
 SCALES = ("linear", "log2", "pow2")
 RANKS = ("time", "order")
+COSTS = ("first", "sum")  # a use's time: its first stored operation, or all its operations
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,9 @@ class Use:
     rank: str
     order: tuple[str, ...] = ()
     exclude: dict = field(default_factory=dict)
+    cost: str = "first"
+    size: int | None = None  # the default --size (else advise's own default)
+    security_bits: int | None = None  # compare only choices at this level (--security-bits)
 
 
 @dataclass(frozen=True)
@@ -125,6 +129,8 @@ def _use(name: str, raw: dict) -> Use:
     rank = raw.get("rank", "time")
     if rank not in RANKS:
         raise DataError(f"policy: {where}: rank must be one of {', '.join(RANKS)}")
+    if raw.get("cost", "first") not in COSTS:
+        raise DataError(f"policy: {where}: cost must be one of {', '.join(COSTS)}")
     return Use(
         name,
         raw.get("title", name),
@@ -134,6 +140,9 @@ def _use(name: str, raw: dict) -> Use:
         rank,
         tuple(raw.get("order", ())),
         dict(raw.get("exclude", {})),
+        raw.get("cost", "first"),
+        raw.get("size"),
+        raw.get("security_bits"),
     )
 
 

@@ -22,6 +22,7 @@ FAMILIES = (
     "kdf",
     "kex",
     "signature",
+    "kem",
 )
 OPERATIONS = (
     "digest",
@@ -36,15 +37,18 @@ OPERATIONS = (
     "keygen",
     "agree",
     "sign",
+    "encaps",
+    "decaps",
 )
 ENCODINGS = ("bytes", "int-be", "encoded")
 STATUSES = ("recommended", "acceptable", "legacy", "broken", "non-cryptographic")
 KEYED_OPERATIONS = ("mac", "encrypt", "seal", "open", "roundtrip")
 SLOW_FAMILIES = ("password-hash", "kdf")
 # key agreement and signatures (docs/protocol.md, "Public-key operations")
-PUBKEY_FAMILIES = ("kex", "signature")
-PUBKEY_KEYED = ("agree", "sign", "verify")  # fresh_context: the key parsed in every call
-UNSIZED_OPERATIONS = ("keygen", "agree")  # no size axis: one case, size 0
+PUBKEY_FAMILIES = ("kex", "signature", "kem")
+# fresh_context: the key parsed in every call
+PUBKEY_KEYED = ("agree", "sign", "verify", "encaps", "decaps")
+UNSIZED_OPERATIONS = ("keygen", "agree", "encaps", "decaps")  # no size axis: one case, size 0
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
@@ -56,6 +60,21 @@ class Param:
     min: float | None = None
     max: float | None = None
     description: str = ""
+
+
+@dataclass(frozen=True)
+class Transition:
+    """A dated change of status (NIST SP 800-131A, NIST IR 8547): from the day after ``after``
+    the primitive has ``status``; ``term`` is the source's own word ("deprecated",
+    "disallowed")."""
+
+    after: str  # YYYY-MM-DD, the last day of the status before
+    status: str
+    term: str
+    source: str
+
+    def text(self) -> str:
+        return f"{self.term} after {self.after}, status {self.status} from then ({self.source})"
 
 
 @dataclass(frozen=True)
@@ -76,7 +95,9 @@ class Primitive:
     public_key_len: int | None = None
     private_key_len: int | None = None
     signature_len: int | None = None
+    ciphertext_len: int | None = None  # kem: the encapsulation's ciphertext
     security_bits: int | None = None
+    transitions: tuple[Transition, ...] = ()
     check: dict | None = None
     native: dict = field(default_factory=dict)
     notes: str = ""
@@ -89,7 +110,7 @@ class Primitive:
 
     @property
     def is_pubkey(self) -> bool:
-        """Key agreement and signatures: verified by use (verify/pubkey.py)."""
+        """Key agreement, signatures and KEMs: verified by use (verify/pubkey.py, kem.py)."""
         return self.family in PUBKEY_FAMILIES
 
     def random_duration(self, operation: str) -> bool:
@@ -103,6 +124,11 @@ class Primitive:
 
     def defaults(self) -> dict:
         return {name: p.default for name, p in self.params.items()}
+
+    def status_on(self, day: str) -> str:
+        """The status on ``day`` (YYYY-MM-DD): the last transition in effect, else ``status``."""
+        passed = [t for t in self.transitions if t.after < day]
+        return passed[-1].status if passed else self.status
 
 
 NOOP = Primitive(
@@ -131,6 +157,22 @@ def _param(pid: str, name: str, raw: dict) -> Param:
         max=raw.get("max"),
         description=raw.get("description", ""),
     )
+
+
+def _transitions(where: str, raw: list) -> tuple[Transition, ...]:
+    out = []
+    for t in raw:
+        if not isinstance(t, dict) or not all(k in t for k in ("after", "status", "source")):
+            raise DataError(f"{where}: a transition needs after, status and source")
+        if t["status"] not in STATUSES:
+            raise DataError(f"{where}: transition status must be one of {', '.join(STATUSES)}")
+        after = str(t["after"])
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", after):
+            raise DataError(f"{where}: transition after {after!r} is not YYYY-MM-DD")
+        out.append(Transition(after, t["status"], str(t.get("term", t["status"])), t["source"]))
+    if [t.after for t in out] != sorted(t.after for t in out):
+        raise DataError(f"{where}: transitions must be in date order")
+    return tuple(out)
 
 
 def _primitive(pid: str, raw: dict) -> Primitive:
@@ -167,7 +209,9 @@ def _primitive(pid: str, raw: dict) -> Primitive:
         public_key_len=raw.get("public_key_len"),
         private_key_len=raw.get("private_key_len"),
         signature_len=raw.get("signature_len"),
+        ciphertext_len=raw.get("ciphertext_len"),
         security_bits=raw.get("security_bits"),
+        transitions=_transitions(where, raw.get("transitions", [])),
         check=raw.get("check"),
         native=dict(raw.get("native", {})),
         notes=raw.get("notes", ""),

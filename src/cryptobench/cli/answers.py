@@ -3,7 +3,6 @@ advise (the fastest safe choice for a use)."""
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import shlex
@@ -103,38 +102,27 @@ def calibrate(algorithm, target, memory, runtimes, impls, time_budget, rounds, f
     sys.exit(1 if any(r["status"] == "failed" for r in rows) else 0)
 
 
-def _missing_runs(miss, size, req_opts) -> list:
-    """RunRequests that measure exactly the missing case keys (one per fresh_context value)."""
-    from ..plan import cases as plan
-    from ..run import pipeline
-
-    groups: dict = {}
-    for key in miss:
-        fresh = json.loads(key[4]).get("fresh_context")
-        groups.setdefault(fresh, []).append(key)
-    reqs = []
-    for fresh, keys in groups.items():
-        filters = plan.Filters(
-            impls=sorted({k[0] for k in keys}),
-            primitives=sorted({k[1] for k in keys}),
-            operations=sorted({k[2] for k in keys}),
-            sizes=[size],
-            params={} if fresh is None else {"fresh_context": fresh},
-        )
-        reqs.append(pipeline.RunRequest(filters=filters, only=set(keys), **req_opts))
-    return reqs
+ADVISE_CHAIN = 6  # advise's own runs (a first pass, full rounds) read back with the run before
 
 
-def _measure_missing(base, keys, size, opts, cat, use) -> list[dict]:
-    """Measure what the base run lacks (saying so first, with the estimate); the new runs."""
-    from ..advise import missing as advise_missing
-    from ..run import pipeline
+def _stored(sources, runs: list[dict]) -> dict:
+    """The last run, and where it was measured by `advise`, the runs before it back to the
+    first that was not (at most ADVISE_CHAIN): one document, later cases replacing earlier."""
+    from ..advise.rank import merge
 
-    miss = advise_missing.missing([base] if base else [], keys, use.operations)
-    if not miss:
-        return []
-    budget = opts["time_per_case"] or 1.0
-    minutes = advise_missing.estimate_s(base or {}, miss, cat, budget, opts["rounds"]) / 60
+    chain = []
+    for run in reversed(runs[-ADVISE_CHAIN:]):
+        chain.append(run["id"])
+        if not str(run.get("command", "")).startswith("cryptobench advise"):
+            break
+    docs = [sources.load(i) for i in reversed(chain)]
+    impls = {i["id"]: i for d in docs for i in d["run"].get("implementations", [])}
+    run = {**docs[-1]["run"], "implementations": list(impls.values())}
+    return {**docs[-1], "run": run, "results": merge(docs)}
+
+
+def _lacking(base, miss, opts) -> bool:
+    """Says what the run lacks; False with --no-measure (ranked without them)."""
     which = f"run {base['run']['id'][:8]}" if base else "the store"
     shown = ", ".join(f"{k[0]} {k[1]} {k[2]}" for k in miss[:6])
     more = f" and {len(miss) - 6} more" if len(miss) > 6 else ""
@@ -143,24 +131,39 @@ def _measure_missing(base, keys, size, opts, cat, use) -> list[dict]:
             f"{which} lacks {len(miss)} cases ({shown}{more}); --no-measure: ranked without them",
             markup=False,
         )
-        return []
-    err.print(
-        f"{which} lacks {len(miss)} cases this answer needs ({shown}{more}): measuring "
-        f"only those, about {minutes:.1f} min",
-        markup=False,
-    )
-    req_opts = {
-        "command": _command(),
-        "db": Path(opts["db"]) if opts["db"] else default_db(),
-        "time_per_case": opts["time_per_case"],
-        "rounds": opts["rounds"],
-        "seed": random.SystemRandom().randrange(1 << 31),
-    }
-    docs = []
-    for req in _missing_runs(miss, size, req_opts):
-        done = pipeline.run(req, err.get())
-        docs.append(results.document(done.run, done.results))
-    return docs
+        return False
+    err.print(f"{which} lacks {len(miss)} cases this answer needs ({shown}{more})", markup=False)
+    return True
+
+
+def _measure(base, ctx, opts) -> list[dict]:
+    """The cases the answer needs and no run has, only those that could still win
+    (advise/passes.py), in two passes within --budget (cli/advising.py)."""
+    from ..advise import missing as advise_missing
+    from ..advise import passes
+    from ..advise import rank as advise_mod
+    from . import advising
+
+    cat, pol, use, size, runtimes, bits = ctx
+    if base is not None:
+        keys = advise_missing.needed(base, cat, pol, use.name, size, runtimes, bits)
+        miss = advise_missing.missing([base], keys, use.operations)
+        if not miss or not _lacking(base, miss, opts):
+            return []
+    found = advising.here(runtimes)
+    doc = base or {"run": {"implementations": found.implementations}, "results": []}
+    if base is None:
+        miss = advise_missing.needed(doc, cat, pol, use.name, size, runtimes, bits)
+    before = [base] if base else []
+
+    def rank(docs):
+        return advise_mod.rank(before + docs, cat, pol, use.name, size, runtimes, bits)
+
+    ranked = [e.row for e in rank([]).ranking] if base else []
+    miss = passes.could_win(use, miss, ranked)
+    known = passes.call_seconds(doc.get("results", []), cat)
+    plan = advising.Plan(miss, opts["rounds"], opts["budget"], found, known)
+    return advising.two_passes(plan, cat, rank, size, {**opts, "command": _command()})
 
 
 @click.command()
@@ -168,7 +171,8 @@ def _measure_missing(base, keys, size, opts, cat, use) -> list[dict]:
     "--use",
     "use_name",
     required=True,
-    help="password, kdf, checksum, integrity, mac, encryption or small-digest",
+    help="password, kdf, checksum, integrity, mac, encryption, small-digest, key-exchange or "
+    "signature",
 )
 @click.option(
     "--size",
@@ -177,6 +181,12 @@ def _measure_missing(base, keys, size, opts, cat, use) -> list[dict]:
     help="message bytes (password length for password/kdf); default 1024 (8)",
 )
 @click.option("--runtime", "runtimes", multiple=True)
+@click.option(
+    "--security-bits",
+    type=click.IntRange(1),
+    default=None,
+    help="key-exchange, signature: the security level compared (default 128)",
+)
 @click.option("--from", "from_ref", default=None, help="a run (id prefix, `last`) or FILE.json")
 @click.option(
     "--measure/--no-measure",
@@ -186,6 +196,13 @@ def _measure_missing(base, keys, size, opts, cat, use) -> list[dict]:
 )
 @click.option("--time-per-case", type=Finite(0.01), default=None)
 @click.option("--rounds", type=click.IntRange(1, 50), default=3, show_default=True)
+@click.option(
+    "--budget",
+    type=Quantity("time", "s"),
+    default="60s",
+    show_default=True,
+    help="for measuring what the store lacks (a first pass, then the top few in rounds)",
+)
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown"]), default="table")
 @click.option("--output", "output_path", default=None)
 @db_option
@@ -193,7 +210,6 @@ def _measure_missing(base, keys, size, opts, cat, use) -> list[dict]:
 def advise(use_name, size, runtimes, from_ref, fmt, output_path, **opts):
     """The fastest choice the catalog's security status allows for a use: recommendation,
     runner-up, the margin with its interval, and why."""
-    from ..advise import missing as advise_missing
     from ..advise import rank as advise_mod
     from ..catalog import policy
     from ..catalog import primitives as catalog
@@ -205,43 +221,18 @@ def advise(use_name, size, runtimes, from_ref, fmt, output_path, **opts):
     size = advise_mod.default_size(use) if size is None else size
     sources = Sources(opts["db"])
     base = None
-    if from_ref is not None or sources.store.runs():
-        base = sources.load(from_ref or "last")
+    if from_ref is not None:
+        base = sources.load(from_ref)
+    elif runs := sources.store.runs():
+        base = _stored(sources, runs)
     if base is None:
         err.print("no stored run: every case this answer needs is measured", markup=False)
         opts["measure"] = True
-    keys = advise_missing.needed(base, cat, pol, use_name, size, runtimes) if base else []
+    bits = opts["security_bits"]
     docs = [base] if base else []
-    if base is None:
-        docs += _measure_all(cat, pol, use, size, runtimes, opts)
-    else:
-        docs += _measure_missing(base, keys, size, opts, cat, use)
-    advice = advise_mod.rank(docs, cat, pol, use_name, size, runtimes)
+    docs += _measure(base, (cat, pol, use, size, runtimes, bits), opts)
+    advice = advise_mod.rank(docs, cat, pol, use_name, size, runtimes, bits)
     write(advice_report.render(fmt, advice), output_path)
-
-
-def _measure_all(cat, pol, use, size, runtimes, opts) -> list[dict]:
-    """No stored run: measure every primitive the use allows, at the size, on the runtimes."""
-    from ..advise.rank import allowed
-    from ..plan import cases as plan
-    from ..run import pipeline
-
-    filters = plan.Filters(
-        runtimes=list(runtimes),
-        primitives=sorted(p.id for p in cat if allowed(use, cat, p.id) is None),
-        operations=list(use.operations),
-        sizes=[size],
-    )
-    req = pipeline.RunRequest(
-        command=_command(),
-        db=Path(opts["db"]) if opts["db"] else default_db(),
-        filters=filters,
-        time_per_case=opts["time_per_case"],
-        rounds=opts["rounds"],
-        seed=random.SystemRandom().randrange(1 << 31),
-    )
-    done = pipeline.run(req, err.get())
-    return [results.document(done.run, done.results)]
 
 
 COMMANDS = (calibrate, advise)

@@ -48,6 +48,7 @@ def presets():
 @click.option("--runtime", "runtimes", multiple=True, help="runtime id (java selects java@25 too)")
 @click.option("--impl", "impls", multiple=True, help="implementation id, e.g. go/stdlib")
 @click.option("--primitive", "primitives", multiple=True)
+@click.option("--family", "families", multiple=True, help="every primitive of a family, e.g. kem")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table")
 @click.option("--all-vectors", is_flag=True, help="also run vectors marked slow")
 @click.option("--strict", is_flag=True, help="exit 1 when anything is unverifiable, too")
@@ -68,7 +69,9 @@ def presets():
 @click.option("--reverify", is_flag=True, help="verify again what the cache holds as verified")
 @click.option("--wait", is_flag=True, help="wait for a run that is measuring instead of failing")
 @guarded
-def verify(runtimes, impls, primitives, fmt, all_vectors, suite, strict, timeout, reverify, wait):
+def verify(
+    runtimes, impls, primitives, families, fmt, all_vectors, suite, strict, timeout, reverify, wait
+):
     """The verification matrix: known answers, forgeries, agreement between implementations,
     and a seeded sample of Project Wycheproof (all of it with --suite wycheproof).
 
@@ -84,6 +87,7 @@ def verify(runtimes, impls, primitives, fmt, all_vectors, suite, strict, timeout
     vecs = vectors_mod.load_all(cat)
     for p in primitives:
         cat.get(p)
+    primitives = tuple(primitives) + _family_members(cat, families)
     live, skipped = open_runtimes(runtimes, impls)
     print_skips(skipped)
     verifier = Verifier(cat, vecs, live, timeout=timeout, all_vectors=all_vectors)
@@ -111,6 +115,14 @@ def verify(runtimes, impls, primitives, fmt, all_vectors, suite, strict, timeout
         )
     failed = any(r["status"] == "failed" for r in rows)
     sys.exit(1 if failed or (strict and unverifiable) else 0)
+
+
+def _family_members(cat, families) -> tuple:
+    """The primitive ids of ``families`` (verify --family); an unknown family: usage error."""
+    for f in families:
+        if f not in catalog_mod.FAMILIES:
+            raise UsageError(f"unknown family {f!r}; valid: {', '.join(catalog_mod.FAMILIES)}")
+    return tuple(p.id for p in cat if p.family in families)
 
 
 def _name(row: dict) -> str:
@@ -188,7 +200,9 @@ def wycheproof_sample(verifier, cat, live, filters, cache) -> list[dict]:
 @click.option("--public-key", "public_key", default=None)
 @click.option("--peer-public-key", "peer_public_key", default=None, help="agree: the peer's key")
 @click.option("--signature", default=None)
-@click.option("--key-seed", "key_seed", default=None, help="keygen from a 32-byte seed")
+@click.option("--key-seed", "key_seed", default=None, help="keygen from a seed (ML-KEM: 64 bytes)")
+@click.option("--ciphertext", default=None, help="kem decaps: the encapsulation's ciphertext")
+@click.option("--randomness", default=None, help="kem encaps: FIPS 203's 32-byte m")
 @click.option("--param", "params", multiple=True, help="K=V")
 @click.option("--timeout", type=TIMEOUT, default=600.0)
 @guarded

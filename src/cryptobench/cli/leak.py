@@ -25,7 +25,8 @@ from .types import SEED, TIMEOUT
     type=click.IntRange(1000, 50_000_000),
     default=leak_mod.DEFAULT_MEASUREMENTS,
     show_default=True,
-    help="single calls timed per case (password verify: 1/100 of it, at least 1000)",
+    help="single calls timed per measurement; a case takes 4 (two replicates, each with its "
+    "A/A pair; password verify: 1/100 of it, at least 1000)",
 )
 @click.option(
     "--control-bytes",
@@ -40,6 +41,12 @@ from .types import SEED, TIMEOUT
 @click.option("--seed", type=SEED, default=None)
 @click.option("--timeout", type=TIMEOUT, default=300.0, help="seconds for one leak answer")
 @click.option("--wait", is_flag=True, help="wait for another run to finish instead of failing")
+@click.option(
+    "--taint",
+    is_flag=True,
+    help="also run each target once under Valgrind's memcheck with its secret marked "
+    "undefined, and report every branch or memory index on it (runners with [leak] taint)",
+)
 @guarded
 def leak(fmt, output_path, **opts):
     """Is it constant time? dudect's paired timing test of AEAD tag checks and password
@@ -55,6 +62,7 @@ def leak(fmt, output_path, **opts):
         seed=opts["seed"] if opts["seed"] is not None else random.SystemRandom().randrange(1 << 31),
         timeout=opts["timeout"],
         wait=opts["wait"],
+        taint=opts["taint"],
     )
     done = leak_mod.run(req, err)
     output(results.document(done.run, done.results), fmt, output_path, False)

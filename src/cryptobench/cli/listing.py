@@ -86,7 +86,7 @@ def render_list(live: list[Runtime], skipped, fmt: str, catalog: Catalog | None 
 
 def render_presets(cat: Catalog, live: list[Runtime], rounds: int = ROUNDS) -> str:
     impls = [i for rt in live for i in rt.implementations]
-    isolated = {rt.id for rt in live if rt.isolate}
+    isolated = {rt.id for rt in live if rt.spec.compiles}  # JIT_ROUNDS
     starts = {rt.id: rt.start_s for rt in live if rt.start_s}
     compiling = {rt.id for rt in live if rt.spec.compiles}
 

@@ -99,6 +99,13 @@ from .types import SEED, SEED_MAX, TIMEOUT, Finite, label_option
     help="verify every case again instead of taking unchanged ones from the cache",
 )
 @click.option(
+    "--metric",
+    type=click.Choice(["time", "instructions"]),
+    default=None,
+    help="instructions: also count each case's instructions per operation under valgrind "
+    "(docs/methodology.md); default: the preset's, else time",
+)
+@click.option(
     "--name", default=None, callback=validate_name, help="a name for this run (unique per machine)"
 )
 @click.option(
@@ -135,6 +142,7 @@ def run(fmt, output_path, show_precision, exports, **opts):
         name=opts["name"],
         machine_label=opts["machine_label"],
         reverify=opts["reverify"],
+        metric=opts["metric"],
     )
     if opts["parallel"] is not None:
         req.parallel = _cpus(opts["parallel"])

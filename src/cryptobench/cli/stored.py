@@ -114,14 +114,22 @@ def report_cmd(refs, html_path, title, machines, normalise_to, db):
 @click.option(
     "--min-effect",
     type=Finite(0),
-    default=compare_mod.MIN_EFFECT * 100,
+    default=None,
+    help=f"smallest change in percent that is called a change (default {compare_mod.MIN_EFFECT:.0%}"
+    "; instruction counts: --fail-above's PCT, else 0.5)",
+)
+@click.option(
+    "--metric",
+    type=click.Choice(["auto", "time", "instructions"]),
+    default="auto",
     show_default=True,
-    help="smallest change in percent that is called a change",
+    help="what is compared; auto: instructions per operation when both runs were counted "
+    "(run --metric instructions), else time",
 )
 @click.option("--output", default=None, help="write the comparison here instead of stdout")
 @db_option
 @guarded
-def compare_cmd(a, candidates, fail_above, fmt, alpha, min_effect, output, db):
+def compare_cmd(a, candidates, fail_above, fmt, alpha, min_effect, metric, output, db):
     """Each CANDIDATE against BASELINE (runs, run names or results files): the ratio of the
     round estimates with its CI (Welch's t over the rounds; Mann–Whitney U on the batches only
     for one-round runs), Benjamini–Hochberg control, `~` where not significant; one table per
@@ -138,7 +146,8 @@ def compare_cmd(a, candidates, fail_above, fmt, alpha, min_effect, output, db):
                 "compared with itself, so nothing can differ",
                 markup=False,
             )
-    text, empty, slow = compare_many(docs, fmt, alpha, min_effect / 100, fail_above)
+    effect = None if min_effect is None else min_effect / 100
+    text, empty, slow = compare_many(docs, fmt, alpha, effect, fail_above, metric)
     write(text, output)
     if empty:
         err.print("cryptobench: no case was measured in both runs", markup=False)

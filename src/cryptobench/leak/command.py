@@ -1,13 +1,15 @@
 """`cryptobench leak`: a dudect-style paired timing-leakage check (docs/methodology.md,
 "Timing leakage"). Plan the targets per runtime (the two controls, AEAD `open` with a bad tag,
-password `verify` with a wrong password; no runner offers a MAC `verify` call yet), send each
-runner its `leak` requests (docs/protocol.md), test the two classes (stats.leak) and store
-every case."""
+password `verify` with a wrong password; no runner offers a MAC `verify` call yet), measure
+each in replicates (a fresh runner process and fresh inputs each, the classes' roles swapped
+in one, an A/A pair beside the target's classes) through the runners' `leak` requests
+(docs/protocol.md), give the replicated verdict (stats.leak) and store every case."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import math
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -22,8 +24,9 @@ from ..results import machine
 from ..run.lock import RunLock
 from ..runtimes.protocol import RemoteError, RunnerFailure
 from ..runtimes.session import open_runtimes
-from ..stats.leak import block_ids, leak_test, leak_verdict
+from ..stats.leak import METHOD, REPLICATES, block_ids, effect, leak_test, replicated_verdict
 from ..store.sqlite import open_store
+from . import taint
 from .targets import Target, Unverified, classes_for, plan_targets
 
 # Each case is sent as BLOCKS requests (fewer when short: at least BLOCK_MIN measurements
@@ -34,7 +37,7 @@ BLOCKS = 64
 BLOCK_MIN = 60
 NO_POWER = "no verdict: the early-exit control was not detected in this runtime (no power here)"
 NO_CONTROL = "no verdict: the early-exit control did not run in this runtime"
-DEFAULT_MEASUREMENTS = 100_000
+DEFAULT_MEASUREMENTS = 50_000  # per measurement; a case takes 2 × (target + A/A) of them
 
 
 @dataclass
@@ -49,6 +52,7 @@ class LeakRequest:
     seed: int = 0
     timeout: float = 120.0
     wait: bool = False
+    taint: bool = False  # also the secret-taint check under memcheck (leak/taint.py)
 
 
 def order(seed: int, label: str, n: int) -> bytes:
@@ -126,28 +130,111 @@ CLASSES = {
     "aead": "wrong first / last byte of the tag",
     "password-hash": "password wrong in its first / last character",
 }
+AA_CLASSES = "both wrong at the same position (first, then last) by two different random values"
 
 
-def _time(t: Target, cat, req: LeakRequest):
-    """The classes' inputs, then every block's single-call times: (ns, order, blocks,
-    clock, the outcome both classes gave)."""
-    shared, classes, expect = classes_for(t, cat, req.seed, req.timeout)
-    want = ["auth_failed", "auth_failed"] if expect == "auth" else [expect, expect]
-    seq = order(req.seed, f"{t.impl_id}:{t.primitive}:{t.operation}", t.measurements)
+@dataclass
+class Measured:
+    """One measurement (one class pair, its blocks): times, classes, block ids, clock."""
+
+    ns: np.ndarray
+    classes: np.ndarray
+    blocks: np.ndarray
+    clock: str
+
+
+def _measurement(t: Target, req: LeakRequest, shared, pair, want, label: str) -> Measured:
+    seq = order(req.seed, f"{t.impl_id}:{t.primitive}:{t.operation}{label}", t.measurements)
     blocks = block_ids(t.measurements, blocks_for(t.measurements))
     parts = [
-        _chunk(t, req, shared, classes, seq[k0:k1], swap=k % 2 == 1, want=want)
+        _chunk(t, req, shared, pair, seq[k0:k1], swap=k % 2 == 1, want=want)
         for k, (k0, k1) in enumerate(_spans(blocks))
     ]
     ns = np.concatenate([p[0] for p in parts])
-    return ns, np.frombuffer(seq, dtype=np.uint8), blocks, parts[0][1], want[0]
+    return Measured(ns, np.frombuffer(seq, dtype=np.uint8), blocks, parts[0][1])
+
+
+def _replicate(t: Target, cat, req: LeakRequest, rep: int):
+    """Replicate ``rep`` in a fresh runner process with fresh inputs: the target's two classes
+    (their roles swapped in odd replicates), then its A/A pair. (target measurement, its
+    oriented effect, the A/A effect, the outcome both classes gave)."""
+    t.runtime.stop()  # the next request starts a fresh process
+    cl = classes_for(t, cat, req.seed, req.timeout, rep)
+    want = ["auth_failed"] * 2 if cl.expect == "auth" else [cl.expect] * 2
+    sign = 1 if rep % 2 == 0 else -1
+    pair = [cl.first, cl.last] if sign > 0 else [cl.last, cl.first]
+    label = "" if rep == 0 else f":{rep}"  # replicate 0 keeps the order of earlier versions
+    m = _measurement(t, req, cl.shared, pair, want, label)
+    seed = req.seed * 1000 + rep
+    ab = effect(m.ns, m.classes, m.blocks, sign, seed)
+    a = _measurement(t, req, cl.shared, list(cl.aa), want, f":{rep}:aa")
+    return m, ab, effect(a.ns, a.classes, a.blocks, sign, seed + 500), want[0]
+
+
+def _num(x: float) -> float | None:
+    """JSON has no NaN or infinity: null."""
+    return float(x) if math.isfinite(x) else None
+
+
+def _effect_dict(e) -> dict:
+    return {
+        "diff_ns": _num(e.diff_ns),
+        "low_ns": _num(e.low_ns),
+        "high_ns": _num(e.high_ns),
+        "p": e.p,
+        "n_a": e.n_a,
+        "n_b": e.n_b,
+        "blocks": e.blocks,
+        "median_ns": _num(e.median_ns),
+    }
+
+
+def _record(test, v, reps, aas, first: Measured) -> dict:
+    """The case's ``leak`` fields: the verdict and its effect, each measurement's effect, and
+    dudect's tests on the first replicate (for the |t| curve)."""
+    e = v.effect
+    return {
+        "verdict": v.verdict,
+        "summary": v.summary,
+        "diff_ns": _num(e.diff_ns),
+        "diff_low_ns": _num(e.low_ns),
+        "diff_high_ns": _num(e.high_ns),
+        "fraction": _num(v.fraction),
+        "floor_ns": _num(v.floor_ns),
+        "detectable_ns": _num(v.detectable_ns),
+        "aa_flagged": v.aa_flagged,
+        "method": METHOD,
+        "replicates": [_effect_dict(r) for r in reps],
+        "aa": [_effect_dict(a) for a in aas],
+        "t": test.t,
+        "test": test.test,
+        "p_holm": test.p_holm,
+        "n_a": test.n_a,
+        "n_b": test.n_b,
+        "median_a_ns": test.median_a,
+        "median_b_ns": test.median_b,
+        "distinct": test.distinct,
+        "curve": test.curve,
+        "blocks": test.blocks,
+        "clock": first.clock,
+    }
+
+
+def _measure_replicates(t: Target, cat, req: LeakRequest):
+    out = [_replicate(t, cat, req, rep) for rep in range(REPLICATES)]
+    reps, aas = [o[1] for o in out], [o[2] for o in out]
+    first = out[0][0]
+    test = leak_test(first.ns, first.classes, first.blocks)
+    v = replicated_verdict(reps, aas, seed=req.seed)
+    return _record(test, v, reps, aas, first), out[0][3]
 
 
 def measure(t: Target, cat, req: LeakRequest) -> dict:
-    """One target: its classes' inputs, the runner's single-call times, the dudect tests."""
+    """One target: REPLICATES replicates (each: fresh process and inputs, the target's classes
+    then their A/A pair), the verdict (stats.leak.replicated_verdict) and dudect's tests."""
     res = _case(t, req)
     try:
-        ns, classes, blocks, clock, outcome = _time(t, cat, req)
+        record, outcome = _measure_replicates(t, cat, req)
     except RemoteError as exc:
         if exc.kind == "unsupported" and t.params.get("fresh_context") is False:
             # an API that refuses to reuse its key for this operation: fresh contexts
@@ -158,32 +245,17 @@ def measure(t: Target, cat, req: LeakRequest) -> dict:
         return {**res, "status": "failed", "error": str(exc)}
     except Unverified as exc:
         return {**res, "status": "failed", "error": f"not verified: {exc}"}
-    test = leak_test(ns, classes, blocks)
-    res["leak"].update(
-        t=test.t,
-        test=test.test,
-        n_a=test.n_a,
-        n_b=test.n_b,
-        detectable_ns=test.detectable_ns,
-        median_a_ns=test.median_a,
-        median_b_ns=test.median_b,
-        distinct=test.distinct,
-        curve=test.curve,
-        blocks=test.blocks,
-        verdict=leak_verdict(test),
-        clock=clock,
-        classes=CLASSES[t.family],
-    )
-    med = float(np.median(ns))
+    res["leak"].update(record, classes=CLASSES[t.family], aa_classes=AA_CLASSES)
+    med = record["replicates"][0]["median_ns"] or 0.0
     return {
         **res,
         "status": "ok",
         "verified": True,
-        "verification": f"both classes: {outcome}",
+        "verification": f"both classes and the A/A pair: {outcome}",
         "median_ns": med,
         "ci_low_ns": med,
         "ci_high_ns": med,
-        "n_samples": t.measurements,
+        "n_samples": t.measurements * REPLICATES,
     }
 
 
@@ -200,6 +272,9 @@ def gate(cases: list[dict]) -> None:
             if ctl.get("equal") != "leak":
                 c["leak"]["verdict_before_gate"] = c["leak"]["verdict"]
                 c["leak"]["verdict"] = NO_POWER if "equal" in ctl else NO_CONTROL
+                if "summary" in c["leak"]:
+                    c["leak"]["summary_before_gate"] = c["leak"]["summary"]
+                    c["leak"]["summary"] = c["leak"]["verdict"]
             elif ctl.get("equal-ct") == "leak":
                 c["flags"].append(
                     "the constant-time control was flagged too: a leak here may not be the call's"
@@ -229,12 +304,11 @@ def _start(req: LeakRequest, live, skipped, cat, console: Console):
 
 def _measure_all(targets, cat, req: LeakRequest, store, run_doc: dict, console) -> None:
     """Every target in order, gated and stored as it finishes."""
-    cases, last = [], None
+    cases = []
     for seq, t in enumerate(targets):
-        if t.runtime.isolate and t.impl_id != last:
-            t.runtime.stop()  # JIT runtimes: a fresh process per implementation
-        last = t.impl_id
         res = measure(t, cat, req)
+        if req.taint and res["status"] == "ok":
+            res["leak"]["taint"] = taint.check(t, cat, req.seed, req.timeout)
         cases.append(res)
         gate(cases)  # controls come first in each runtime
         store.put_case(run_doc["id"], seq, res)
@@ -280,4 +354,4 @@ def _progress(res: dict) -> str:
     if res["status"] != "ok":
         return f"{head}: {res['status']} ({res['error']})"
     lk = res["leak"]
-    return f"{head}: |t| = {abs(lk['t']):.1f} over {res['n_samples']}: {lk['verdict']}"
+    return f"{head} ({res['n_samples']} measurements): {lk.get('summary') or lk['verdict']}"

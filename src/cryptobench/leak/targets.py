@@ -1,7 +1,7 @@
 """What `cryptobench leak` checks (docs/methodology.md, "Timing leakage"): per runtime the
 two equality controls, every implementation's AEAD `open` with a bad tag and password `verify`
-with a wrong password, and for each the two classes of inputs (and their expected outcome),
-prepared by the implementation itself before anything is timed."""
+with a wrong password, and for each replicate the two classes of inputs, their A/A pair (and
+their expected outcome), prepared by the implementation itself before anything is timed."""
 
 from __future__ import annotations
 
@@ -72,36 +72,68 @@ def plan_targets(live: list[Runtime], cat, req) -> list[Target]:
     return out
 
 
-def _flip(hexstr: str, index: int) -> str:
+def _flip(hexstr: str, index: int, mask: int = 0x01) -> str:
     b = bytearray(bytes.fromhex(hexstr))
-    b[index] ^= 0x01
+    b[index] ^= mask
     return b.hex()
 
 
-def classes_for(t: Target, cat, seed: int, timeout: float) -> tuple[dict, list[dict], dict]:
-    """(shared inputs, [class A overrides, class B overrides], expected outcomes)."""
-    rng = _rng(seed, "leak", t.primitive)
+@dataclass
+class Classes:
+    """One replicate's inputs: shared ones, the two classes of the target (wrong at the first
+    / the last position) and the A/A pair (both wrong at the same position, by two different
+    random values), and what every class must answer."""
+
+    shared: dict
+    first: dict
+    last: dict
+    aa: tuple[dict, dict]
+    expect: str  # "auth" (auth_failed) or a control's output
+
+
+def _masks(rng) -> tuple[int, int]:
+    """Two different non-zero byte masks."""
+    m1 = rng.randrange(1, 256)
+    return m1, rng.choice([m for m in range(1, 256) if m != m1])
+
+
+def classes_for(t: Target, cat, seed: int, timeout: float, rep: int = 0) -> Classes:
+    """Fresh inputs for replicate ``rep`` (its own draw from the run's seed). The A/A pair is
+    wrong at the first position in even replicates, at the last in odd ones."""
+    rng = _rng(seed, "leak", t.primitive, rep)
     if t.family == "control":
         size = t.size or CONTROL_LEN
         a = rng.randbytes(size).hex()
-        return {"a": a}, [{"b": _flip(a, 0)}, {"b": _flip(a, size - 1)}], "00"
-    prim = cat.get(t.primitive)
-    ask = t.runtime.request
+        at = 0 if rep % 2 == 0 else size - 1
+        pair = tuple({"b": _flip(a, at, m)} for m in _masks(rng))
+        return Classes({"a": a}, {"b": _flip(a, 0)}, {"b": _flip(a, size - 1)}, pair, "00")
     if t.family == "aead":
-        key, nonce = rng.randbytes(prim.key_len).hex(), rng.randbytes(prim.nonce_len).hex()
-        msg, aad = rng.randbytes(64).hex(), ""
-        shared = {"key": key, "nonce": nonce, "aad": aad}
-        common = {"impl": t.impl.library, "primitive": t.primitive, "params": t.params}
-        sealed = ask("compute", timeout, operation="seal", inputs={**shared, "msg": msg}, **common)
-        ct = sealed["output"]
-        opened = ask("compute", timeout, operation="open", inputs={**shared, "msg": ct}, **common)
-        if opened.get("output") != msg:
-            raise Unverified("open(seal(msg)) did not give msg back")
-        tag_at = len(ct) // 2 - (prim.tag_len or 16)
-        return shared, [{"msg": _flip(ct, tag_at)}, {"msg": _flip(ct, len(ct) // 2 - 1)}], "auth"
-    password = bytes(rng.choice(b"abcdefghijkmnopqrstuvwxyz") for _ in range(PASSWORD_LEN))
+        return _aead_classes(t, cat.get(t.primitive), rng, timeout, rep)
+    return _password_classes(t, cat.get(t.primitive), rng, timeout, rep)
+
+
+def _aead_classes(t: Target, prim, rng, timeout: float, rep: int) -> Classes:
+    key, nonce = rng.randbytes(prim.key_len).hex(), rng.randbytes(prim.nonce_len).hex()
+    msg, aad = rng.randbytes(64).hex(), ""
+    shared = {"key": key, "nonce": nonce, "aad": aad}
+    common = {"impl": t.impl.library, "primitive": t.primitive, "params": t.params}
+    ask = t.runtime.request
+    ct = ask("compute", timeout, operation="seal", inputs={**shared, "msg": msg}, **common)
+    ct = ct["output"]
+    opened = ask("compute", timeout, operation="open", inputs={**shared, "msg": ct}, **common)
+    if opened.get("output") != msg:
+        raise Unverified("open(seal(msg)) did not give msg back")
+    first, last = len(ct) // 2 - (prim.tag_len or 16), len(ct) // 2 - 1
+    at = first if rep % 2 == 0 else last
+    pair = tuple({"msg": _flip(ct, at, m)} for m in _masks(rng))
+    return Classes(shared, {"msg": _flip(ct, first)}, {"msg": _flip(ct, last)}, pair, "auth")
+
+
+def _password_classes(t: Target, prim, rng, timeout: float, rep: int) -> Classes:
+    letters = b"abcdefghijkmnopqrstuvwxyz"
+    password = bytes(rng.choice(letters) for _ in range(PASSWORD_LEN))
     salt = rng.randbytes(prim.salt_len or 16).hex()
-    encoded = ask(
+    encoded = t.runtime.request(
         "compute",
         timeout,
         impl=t.impl.library,
@@ -110,11 +142,18 @@ def classes_for(t: Target, cat, seed: int, timeout: float) -> tuple[dict, list[d
         inputs={"password": password.hex(), "salt": salt},
         params=t.params,
     )["output"]
-    wrong_first = bytes([password[0] ^ 0x01]) + password[1:]
-    wrong_last = password[:-1] + bytes([password[-1] ^ 0x01])
-    return (
+
+    def wrong(at: int, ch: int) -> dict:
+        return {"password": (password[:at] + bytes([ch]) + password[at + 1 :]).hex()}
+
+    at = 0 if rep % 2 == 0 else PASSWORD_LEN - 1
+    others = [c for c in letters if c != password[at]]
+    pair = tuple(wrong(at, c) for c in rng.sample(others, 2))
+    return Classes(
         {"encoded": encoded},
-        [{"password": wrong_first.hex()}, {"password": wrong_last.hex()}],
+        wrong(0, password[0] ^ 0x01),
+        wrong(PASSWORD_LEN - 1, password[-1] ^ 0x01),
+        pair,
         "auth",
     )
 

@@ -140,7 +140,12 @@ def bench_for(rt: Runtime, p: Prepared, outputs: list, check_first=None) -> samp
 
 
 def measure_round(
-    rt: Runtime, p: Prepared, policy: sampling.Policy, verifier: Verifier, first_round: bool
+    rt: Runtime,
+    p: Prepared,
+    policy: sampling.Policy,
+    verifier: Verifier,
+    first_round: bool,
+    known_ns: float | None = None,
 ) -> sampling.Measurement:
     """One round of one case. Raises RunnerFailure, RemoteError or VerifyError. On a runtime
     that reports JIT compilation, every case warms up for at least ``policy.jit_warmup_s``:
@@ -160,6 +165,7 @@ def measure_round(
         min_warmup_s=policy.jit_warmup_s,
         expected_ns=p.call_ns,
         min_calls=sampling.call_floor(p.case.prim, p.case.operation),
+        known_ns=known_ns,
     )
     if first_round and p.expected is None and p.case.operation == "hash":
         # a salted hash differs each call: the timed path's output must verify elsewhere

@@ -11,6 +11,7 @@ round.
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 from collections.abc import Callable
@@ -32,7 +33,7 @@ CASE_FLOOR_S = 0.06  # a fast case's floor of batches in one round, roughly
 SLOW_FLOOR_S = 0.5  # a slow case's (password hashes, KDFs: 3 calls of ~100 ms and more)
 CALIBRATE_S = 0.02  # finding a batch's iterations
 PROBE_S = 0.1  # the drift probe, once a round
-ROUNDS = 5  # rounds per case (docs/methodology.md, "How many rounds")
+ROUNDS = 8  # rounds per case (docs/methodology.md, "How many rounds")
 JIT_ROUNDS = 3  # … on a JIT runtime, unless --rounds says otherwise
 GROUP_WARM_S = 0.2  # the least warm-up of a group's later cases, once its first warmed the JIT
 
@@ -83,6 +84,41 @@ def round_entry(r: int, m: sampling.Measurement) -> dict:
     }
 
 
+SLOW_CALL_S = 0.1  # a password hash's call where nothing better is known: a prior, not a figure
+SLOW_MIN_SAMPLES = sampling.Policy().slow_min_samples
+CALIBRATION_REQUESTS = 2  # sampling.calibrate: a slow call, then the same call confirmed
+
+
+def slow_round_s(
+    call_s: float, share_s: float, rounds: int, known: bool, floor: int = SLOW_MIN_SAMPLES
+) -> float:
+    """Seconds one round of a slow case takes by the sampler's arithmetic: every bench
+    request runs one untimed (verified) call besides its batches (docs/protocol.md); a round
+    keeps its floor of one-call batches (sampling.for_rounds), asked one per request after
+    calibration's requests, or all in its first request where the call's duration is known
+    (sampling.first_estimate: ``known``); then more while the round's share lasts. ``floor``:
+    the policy's slow_min_samples for the whole case."""
+    per_round = max(3, math.ceil(floor / rounds))
+    calls = per_round + 1 if known else 2 * CALIBRATION_REQUESTS + 2 * per_round
+    return max(calls * call_s, share_s)
+
+
+def case_round_s(
+    case: Case,
+    share_s: float,
+    rounds: int,
+    call_s: float | None = None,
+    slow_floor: int = SLOW_MIN_SAMPLES,
+) -> float:
+    """Seconds one round of one case takes (its calibration included): a slow family's from
+    its call's duration (``call_s`` where known: a probe, a stored result; else SLOW_CALL_S),
+    any other case its share of the budget or its floor of batches."""
+    if case.prim.is_slow:
+        known = sampling.known_slow(True, call_s * 1e9 if call_s else None)
+        return slow_round_s(call_s or SLOW_CALL_S, share_s, rounds, known, slow_floor)
+    return max(share_s, CASE_FLOOR_S) + CALIBRATE_S
+
+
 def estimate(
     cases: list[Case],
     budget_s: float,
@@ -91,12 +127,16 @@ def estimate(
     starts: dict[str, float] | None = None,
     jit_rounds: int = JIT_ROUNDS,
     compiling: set[str] = frozenset(),
+    calls: dict[tuple, float] | None = None,
+    slow_floor: int = SLOW_MIN_SAMPLES,
 ) -> float:
     """Seconds measuring a plan should take here, from the plan's own arithmetic: every group
     in every one of its rounds starts a process (``starts``: each runtime's measured start,
     else START_S), a group on a runtime that reports its JIT compilations warms up once
-    (JIT_WARM_S, then GROUP_WARM_S per other size), and each case spends its round's share
-    of the budget (its floor of batches when that is longer) plus its calibration."""
+    (JIT_WARM_S, then GROUP_WARM_S per other size), and each case spends one round's time
+    (case_round_s; ``calls``: a case's known call duration in seconds, by Case.key;
+    ``slow_floor``: the policy's slow_min_samples). The one estimate of `run`, `calibrate` and
+    `advise`."""
     groups: dict[tuple, list[Case]] = {}
     for c in cases:
         groups.setdefault((group_key(c), c.impl.runtime_id), []).append(c)
@@ -107,9 +147,8 @@ def estimate(
         if rid in compiling:
             per_round += JIT_WARM_S + GROUP_WARM_S * (len(cs) - 1)
         for c in cs:
-            share = budget_s / r
-            per_round += max(share, SLOW_FLOOR_S) if c.prim.is_slow else max(share, CASE_FLOOR_S)
-            per_round += CALIBRATE_S
+            call_s = (calls or {}).get(c.key)
+            per_round += case_round_s(c, budget_s / r, r, call_s, slow_floor)
         total += r * per_round
     return total + rounds * PROBE_S
 
@@ -133,7 +172,7 @@ class Rounds:
     run: dict
     policy: sampling.Policy  # for the whole case; each round gets its share
     rounds: int = ROUNDS
-    jit_rounds: int = JIT_ROUNDS  # for JIT runtimes (isolate = true): a JVM per group is dear
+    jit_rounds: int = JIT_ROUNDS  # runtimes that report compiles: each round warms a JIT ≥ 1 s
     pin: dict | None = None  # machine.pin_plan()
     on_step: Callable[[Prepared, int, dict | None], None] = lambda p, r, res: None
     _state: dict[int, _State] = field(default_factory=dict)
@@ -166,7 +205,7 @@ class Rounds:
 
     def planned(self, rt: Runtime) -> int:
         """How many rounds a runtime's cases get."""
-        return min(self.rounds, self.jit_rounds) if rt.isolate else self.rounds
+        return min(self.rounds, self.jit_rounds) if rt.compiles else self.rounds
 
     def steps(self, prepared: list[Prepared]) -> int:
         """Rounds of cases the run will measure (for progress)."""
@@ -220,7 +259,8 @@ class Rounds:
         self.on_step(p, r, None)
         measured = False
         try:
-            m = measure_round(rt, p, policy, self.verifier, first_round=not st.rounds)
+            known = st.rounds[-1]["median_ns"] if st.rounds else None
+            m = measure_round(rt, p, policy, self.verifier, not st.rounds, known)
             st.rounds.append(round_entry(r, m))
             measured = True
         except RemoteError as exc:

@@ -43,6 +43,7 @@ class Preset:
     precision: float | None = None
     cpu_features: list[tuple[str, ...]] = field(default_factory=list)  # feature sets to run
     exclude: list[str] = field(default_factory=list)  # globs as --exclude, left to another preset
+    metric: str = "time"  # "instructions": each case is also counted under valgrind
 
 
 def preset_dir() -> Path:

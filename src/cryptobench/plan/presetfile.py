@@ -19,8 +19,10 @@ TOP = {
     "precision": (int, float),
     "cpu_features": list,
     "exclude": list,
+    "metric": str,
     "group": list,
 }
+METRICS = ("time", "instructions")  # --metric: instructions also counts each case (valgrind)
 GROUP = {"primitives": list, "operations": list, "sizes": list, "params": dict}
 
 
@@ -89,6 +91,8 @@ def read(path: Path, catalog: Catalog) -> dict:
         sets = [cpu_features.parse(s) for s in raw.get("cpu_features", [])]
     except (UsageError, TypeError, AttributeError) as exc:
         fail(f"cpu_features: {exc}", "cpu_features")
+    if raw.get("metric", "time") not in METRICS:
+        fail(f"metric must be one of {', '.join(METRICS)}, not {raw['metric']!r}", "metric")
     for key, low, high in (("time_per_case", 0.01, 3600), ("precision", 0.0001, 0.5)):
         if key in raw and not low <= raw[key] <= high:
             fail(f"{key} must be between {low} and {high}, not {raw[key]}", key)
@@ -100,6 +104,7 @@ def read(path: Path, catalog: Catalog) -> dict:
         "precision": raw.get("precision"),
         "cpu_features": sets,
         "exclude": [str(x) for x in raw.get("exclude", [])],
+        "metric": raw.get("metric", "time"),
     }
 
 

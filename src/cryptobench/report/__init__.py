@@ -1,4 +1,6 @@
-"""Output formats: one module per format, each ``render(doc, **options) -> str``.
+"""Output formats: one module per format, each ``render(doc, options) -> str`` with
+``options`` a sections.Options (keyword arguments are accepted and turned into one). The
+human-readable formats lay out the section model of ``sections`` (built once per document).
 
 ``doc`` is the results document of results.document(): {"schema", "run", "machine", "results"}.
 The formats other tools read (benchstat, pyperf, Bencher, …) are in ``exports`` (EXPORTS).
@@ -6,7 +8,7 @@ The formats other tools read (benchstat, pyperf, Bencher, …) are in ``exports`
 
 from __future__ import annotations
 
-from . import csv, json, markdown, terminal
+from . import csv, json, markdown, sections, terminal
 from .exports import EXPORTS
 
 FORMATS = {"table": terminal, "json": json, "csv": csv, "markdown": markdown}
@@ -15,4 +17,4 @@ FORMATS = {"table": terminal, "json": json, "csv": csv, "markdown": markdown}
 def render(fmt: str, doc: dict, **options) -> str:
     if fmt in EXPORTS:
         return EXPORTS[fmt](doc, **options)
-    return FORMATS[fmt].render(doc, **options)
+    return FORMATS[fmt].render(doc, sections.options(**options))

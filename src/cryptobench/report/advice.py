@@ -9,6 +9,7 @@ import json
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from ..advise import oneuse
 from ..advise.rank import Advice, Entry
 from .markdown import esc
 from .tty import terminal_width
@@ -55,6 +56,7 @@ def _entry(e: Entry | None) -> dict | None:
         "ci_high_ns": r["ci_high_ns"],
         "code_path": r.get("code_path"),
         "flags": r.get("flags", []),
+        **({"parts_ns": r["parts"]} if r.get("parts") else {}),
     }
 
 
@@ -84,13 +86,25 @@ def as_dict(a: Advice) -> dict:
         "ranking": [_entry(e) for e in a.ranking],
         "excluded": [{"primitive": p, "why": w} for p, w in a.excluded],
         "ignored_other_params": a.ignored_params,
+        **_level(a),
     }
+
+
+def _level(a: Advice) -> dict:
+    """Uses that compare one security level (key-exchange, signature): the level, the day
+    the statuses were read at, the choices lacking one of the use's operations."""
+    if not a.security_bits:
+        return {}
+    return {"security_bits": a.security_bits, "day": a.day, "incomplete": a.incomplete}
 
 
 def _lines(a: Advice) -> list[str]:
     best, second = a.recommendation, a.runner_up
     where = f" on {', '.join(a.runtimes)}" if a.runtimes else ""
-    out = [f"advise --use {a.use.name} ({a.use.title}) at {a.size} B{where}"]
+    sized = any(oneuse.size_of(op, 1) for op in a.use.operations)
+    at = f" at {a.size} B" if sized else ""
+    level = f", {a.security_bits}-bit security" if a.security_bits else ""
+    out = [f"advise --use {a.use.name} ({a.use.title}){at}{level}{where}"]
     if best is None:
         return out + ["no candidate: no stored result the policy allows for this use and size"]
     out.append(f"recommendation: {best.label}: {_time(best.row)}")
@@ -105,6 +119,8 @@ def _footer(a: Advice) -> list[str]:
     out = []
     if a.excluded:
         out.append("kept out by the policy: " + "; ".join(f"{p} ({w})" for p, w in a.excluded))
+    if a.incomplete:
+        out.append("not a whole use (an operation not stored): " + "; ".join(a.incomplete))
     if a.ignored_params:
         out.append(f"{a.ignored_params} results at other parameters than the catalog's ignored")
     out.append(f"from run(s) {', '.join(s[:8] for s in a.sources)}; times: 95% intervals")

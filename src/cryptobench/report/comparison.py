@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from ..results import compare as compare_mod
+from ..results import instructions
 from ..results.compare import CaseComparison, Comparison, key_dict
 from ..results.fleet import labels
 from . import layout
@@ -35,8 +36,17 @@ def side_text(median: float, low: float, high: float) -> str:
     return f"{duration(median)} ±{(high - low) / 2 / median:.1%}" if median > 0 else "?"
 
 
+def side_of(c: CaseComparison, s) -> str:
+    """One side's figure: an instruction count, or a time with its interval."""
+    if c.method == "instructions":
+        return f"{s.median_ns:,.0f} instr/op"
+    return side_text(s.median_ns, s.ci_low_ns, s.ci_high_ns)
+
+
 def change_text(c: CaseComparison) -> str:
     """benchstat style: the change where significant, `~` where not, with the p-values."""
+    if c.method == "instructions":  # exact counts: the change itself, `~` within the threshold
+        return f"{c.change:+.2%}" if c.significant else f"~ ({c.change:+.2%})"
     p = f"p={c.p_value:.3g} q={c.q_value:.3g}"
     if not c.significant:
         return f"~ ({p})"
@@ -44,20 +54,36 @@ def change_text(c: CaseComparison) -> str:
 
 
 def ratio_text(c: CaseComparison) -> str:
+    if c.method == "instructions":
+        return f"{c.ratio:.4f} (exact)"
     return f"{c.ratio:.3f} [{c.ratio_low:.3f}, {c.ratio_high:.3f}]"
 
 
-def summary_lines(cmp: Comparison, fail_above: float | None) -> list[str]:
+def _head_lines(cmp: Comparison) -> list[str]:
     sig = cmp.significant
     slower = sum(c.ratio > 1 for c in sig)
-    g = cmp.geomean()
-    lines = [
+    if cmp.metric == "instructions":
+        return [
+            "metric: instructions per operation (counted under valgrind; exact counts, no test)",
+            f"{len(cmp.cases)} cases compared; {len(sig)} changed by more than "
+            f"{cmp.min_effect:.2%} ({slower} more, {len(sig) - slower} fewer instructions)",
+        ]
+    return [
+        "metric: time per operation",
         f"{len(cmp.cases)} cases compared; {len(sig)} significant "
         f"({slower} slower, {len(sig) - slower} faster) at FDR {cmp.alpha:.0%} "
         f"(Benjamini–Hochberg), a minimum effect of {cmp.min_effect:.0%} and a CI of B/A "
         "excluding 1",
+    ]
+
+
+def summary_lines(cmp: Comparison, fail_above: float | None) -> list[str]:
+    g = cmp.geomean()
+    lines = [
+        *_head_lines(cmp),
         "geometric mean of B/A: " + (f"{g:.3f} ({g - 1:+.1%})" if g else "n/a"),
     ]
+    lines += [f"note: {case_label(c.key)}: {c.note}" for c in cmp.cases if c.note]
     if len(cmp.families()) > 1:
         parts = [f"{f} {cmp.geomean(f):.3f}" for f in cmp.families()]
         lines.append("by family: " + ", ".join(parts))
@@ -72,10 +98,13 @@ def summary_lines(cmp: Comparison, fail_above: float | None) -> list[str]:
     lines += [f"warning: {w}" for w in cmp.warnings]
     if fail_above is not None:
         bad = cmp.slowdowns_above(fail_above)
+        many, one = ("significant slowdowns", "significant slowdown")
+        if cmp.metric == "instructions":
+            many, one = ("rises in instructions per operation", "rise in instructions")
         lines.append(
-            f"FAIL: {len(bad)} significant slowdowns above {fail_above:g}%"
+            f"FAIL: {len(bad)} {many} above {fail_above:g}%"
             if bad
-            else f"ok: no significant slowdown above {fail_above:g}%"
+            else f"ok: no {one} above {fail_above:g}%"
         )
     return lines
 
@@ -95,8 +124,8 @@ def render_table(cmp: Comparison, a: str, b: str, fail_above=None, width: int | 
     for c in cmp.cases:
         table.add_row(
             case_label(c.key),
-            side_text(c.a.median_ns, c.a.ci_low_ns, c.a.ci_high_ns),
-            side_text(c.b.median_ns, c.b.ci_low_ns, c.b.ci_high_ns),
+            side_of(c, c.a),
+            side_of(c, c.b),
             ratio_text(c),
             change_text(c),
         )
@@ -114,8 +143,8 @@ def render_markdown(cmp: Comparison, a: str, b: str, fail_above=None, **_) -> st
         for c in cmp.cases:
             cells = [
                 case_label(c.key),
-                side_text(c.a.median_ns, c.a.ci_low_ns, c.a.ci_high_ns),
-                side_text(c.b.median_ns, c.b.ci_low_ns, c.b.ci_high_ns),
+                side_of(c, c.a),
+                side_of(c, c.b),
                 ratio_text(c),
                 change_text(c),
             ]
@@ -146,6 +175,21 @@ def _case_json(c: CaseComparison) -> dict:
         "q_value": c.q_value,
         "significant": c.significant,
         "verdict": c.verdict,
+        **({"note": c.note} if c.note else {}),
+    }
+
+
+def _method(cmp: Comparison) -> dict:
+    if cmp.metric == "instructions":
+        return {
+            "test": "none: instruction counts under valgrind are exact; B/A beyond the threshold",
+            "threshold": cmp.min_effect,
+        }
+    return {
+        "test": "Mann-Whitney U, two-sided, on per-operation times of the kept batches",
+        "fdr": "Benjamini-Hochberg",
+        "alpha": cmp.alpha,
+        "min_effect": cmp.min_effect,
     }
 
 
@@ -155,12 +199,8 @@ def render_json(cmp: Comparison, a: str, b: str, fail_above=None, **_) -> str:
         "schema": SCHEMA,
         "a": a,
         "b": b,
-        "method": {
-            "test": "Mann-Whitney U, two-sided, on per-operation times of the kept batches",
-            "fdr": "Benjamini-Hochberg",
-            "alpha": cmp.alpha,
-            "min_effect": cmp.min_effect,
-        },
+        "metric": cmp.metric,
+        "method": _method(cmp),
         "summary": {
             "compared": len(cmp.cases),
             "significant": len(sig),
@@ -191,13 +231,24 @@ def render(fmt: str, cmp: Comparison, a: str, b: str, fail_above: float | None =
     return FORMATS[fmt](cmp, a, b, fail_above=fail_above)
 
 
-def compare_many(docs, fmt, alpha, min_effect, fail_above):
+def compare_pair(doc_a, doc_b, alpha, min_effect, metric="auto", fail_above=None) -> Comparison:
+    """Time (compare.py) or instruction counts (results/instructions.py). ``min_effect`` None:
+    the metric's default; for counts, --fail-above's percentage, else 0.5%."""
+    if instructions.choose_metric(doc_a, doc_b, metric) == "instructions":
+        default = instructions.THRESHOLD if fail_above is None else fail_above / 100
+        threshold = default if min_effect is None else min_effect
+        return instructions.compare(doc_a, doc_b, threshold)
+    effect = compare_mod.MIN_EFFECT if min_effect is None else min_effect
+    return compare_mod.compare(doc_a, doc_b, alpha=alpha, min_effect=effect)
+
+
+def compare_many(docs, fmt, alpha, min_effect, fail_above, metric="auto"):
     """Every candidate (docs[1:]) against the baseline (docs[0]): (text, any candidate with
     nothing in common, any slowdown above ``fail_above``)."""
     names = labels(docs)
     texts, empty, slow, as_json = [], False, False, []
     for doc, name in zip(docs[1:], names[1:], strict=True):
-        cmp = compare_mod.compare(docs[0], doc, alpha=alpha, min_effect=min_effect)
+        cmp = compare_pair(docs[0], doc, alpha, min_effect, metric, fail_above)
         text = render(fmt, cmp, names[0], name, fail_above)
         empty |= not cmp.cases
         slow |= fail_above is not None and bool(cmp.slowdowns_above(fail_above))

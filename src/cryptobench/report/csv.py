@@ -45,7 +45,7 @@ def safe(value) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def render(doc: dict, **_) -> str:
+def render(doc: dict, opts=None, **_) -> str:
     buf = io.StringIO()
     writer = _csv.writer(buf, lineterminator="\n")
     writer.writerow(COLUMNS)

@@ -5,5 +5,5 @@ from __future__ import annotations
 import json as _json
 
 
-def render(doc: dict, **_) -> str:
+def render(doc: dict, opts=None, **_) -> str:
     return _json.dumps(doc, indent=2, sort_keys=False) + "\n"

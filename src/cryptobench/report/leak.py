@@ -1,15 +1,28 @@
 """What every human-readable format shows of a `cryptobench leak` run: one row per case
-(implementation, target, measurements, |t|, smallest detectable shift, verdict) and the
-t-statistic against the measurements (docs/methodology.md, "Timing leakage")."""
+(implementation, target, measurements, the class difference with its 95% interval and share
+of the call, the A/A floor, dudect's |t|, the verdict) and the t-statistic against the
+measurements; the notes say how, and each runtime's A/A false-positive rate
+(docs/methodology.md, "Timing leakage")."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..stats import leak as stats
 
 SPARK = "▁▂▃▄▅▆▇█"
-COLUMNS = ("implementation", "target", "measurements", "|t|", "detectable", "verdict")
+COLUMNS = (
+    "implementation",
+    "target",
+    "measurements",
+    "difference",
+    "of the call",
+    "A/A floor",
+    "|t|",
+    "verdict",
+)
+NUMERIC = (False, False, False, True, True, True, True, False)
+TAINT = "taint (memcheck)"
 
 
 @dataclass
@@ -17,20 +30,45 @@ class Row:
     implementation: str
     target: str
     measurements: str
+    difference: str  # "X ns (lo…hi)": both replicates pooled, or the one that showed it
+    fraction: str
+    floor: str
     t: str
-    detectable: str
     verdict: str
     curve: str
+    taint: str | None = None  # None: the run has no taint check, no column
 
     def cells(self) -> tuple[str, ...]:
-        return (
+        cells = (
             self.implementation,
             self.target,
             self.measurements,
+            self.difference,
+            self.fraction,
+            self.floor,
             self.t,
-            self.detectable,
             self.verdict,
         )
+        return cells if self.taint is None else (*cells, self.taint)
+
+
+def has_taint(results: list[dict]) -> bool:
+    return any("taint" in (r.get("leak") or {}) for r in results if is_leak(r))
+
+
+def columns(results: list[dict]) -> tuple[str, ...]:
+    """COLUMNS, and the taint column when a case of the run was checked under memcheck."""
+    return (*COLUMNS, TAINT) if has_taint(results) else COLUMNS
+
+
+def numeric(results: list[dict]) -> tuple[bool, ...]:
+    """Per column of ``columns`` and the curve's: right-aligned numbers or not."""
+    return (*NUMERIC, *((False,) if has_taint(results) else ()), False)
+
+
+def taint_text(lk: dict) -> str:
+    t = lk.get("taint") or {}
+    return t.get("text", "") if t.get("status") in ("ok", "failed") else "not offered"
 
 
 def is_leak(r: dict) -> bool:
@@ -44,8 +82,49 @@ def curve_text(curve) -> str:
     return "".join(SPARK[min(len(SPARK) - 1, int(abs(t) / top * len(SPARK)))] for _, t in curve)
 
 
+def _ns(v) -> str:
+    return "" if v is None else f"{stats.fmt_ns(v)} ns"
+
+
+def _sized(lk: dict) -> tuple[str, str, str]:
+    """(difference with its interval, share of the call, A/A floor); empty for cases stored
+    before the replicated verdict."""
+    if lk.get("diff_ns") is None:
+        return "", "", ""
+    lo, hi = lk.get("diff_low_ns"), lk.get("diff_high_ns")
+    ci = f" ({stats.fmt_ns(lo)}…{stats.fmt_ns(hi)})" if lo is not None and hi is not None else ""
+    frac = lk.get("fraction")
+    return _ns(lk["diff_ns"]) + ci, "" if frac is None else f"{frac:+.2%}", _ns(lk["floor_ns"])
+
+
+def verdict_text(lk: dict) -> str:
+    """The row's verdict: the summary ("leak: …", "difference of …, not replicated", "no leak
+    detected ≥ Y ns") without what the other columns show; older cases: their verdict."""
+    if "summary" not in lk or lk["verdict"].startswith("no verdict"):
+        return lk["verdict"].split(" (")[0]  # count and detectable shift have their columns
+    if lk["verdict"] == "leak":
+        return f"leak (replicated in {len(lk.get('replicates') or [])}, beyond the A/A floor)"
+    if lk["verdict"] == "not replicated":
+        return "difference seen once, not replicated"
+    return lk["summary"]
+
+
+def _row(r: dict, target: str) -> Row:
+    lk = r.get("leak") or {}
+    blocks = f" in {lk['blocks']} blocks" if lk.get("blocks") else ""
+    return Row(
+        r["implementation"],
+        target,
+        f"{r.get('n_samples', '')}{blocks}",
+        *_sized(lk),
+        f"{abs(lk['t']):.1f}",
+        verdict_text(lk),
+        curve_text(lk.get("curve") or []),
+    )
+
+
 def rows(results: list[dict]) -> list[Row]:
-    out = []
+    out, show = [], has_taint(results)
     for r in results:
         if not is_leak(r):
             continue
@@ -53,31 +132,58 @@ def rows(results: list[dict]) -> list[Row]:
         target = f"{r['primitive']} {lk.get('target', '')}".strip()
         if r["status"] != "ok":
             why = "FAILED" if r["status"] == "failed" else "not offered"
-            out.append(Row(r["implementation"], target, "", "", "", f"{why}: {r['error']}", ""))
-            continue
-        blocks = f" in {lk['blocks']} blocks" if lk.get("blocks") else ""
-        out.append(
-            Row(
-                r["implementation"],
-                target,
-                f"{r.get('n_samples', '')}{blocks}",
-                f"{abs(lk['t']):.1f}",
-                f"≥ {lk['detectable_ns']:.3g} ns",
-                lk["verdict"].split(" (")[0],  # count and detectable shift have their columns
-                curve_text(lk.get("curve") or []),
-            )
-        )
+            error = str(r.get("error") or "")
+            text = error if error.startswith(why) else f"{why}: {error}"  # never said twice
+            row = Row(r["implementation"], target, "", "", "", "", "", text, "")
+        else:
+            row = _row(r, target)
+        out.append(replace(row, taint=taint_text(lk)) if show else row)
     return out
+
+
+def aa_rates(results: list[dict]) -> dict[str, tuple[int, int]]:
+    """Per runtime: (A/A pairs the rule would have called a leak, A/A pairs measured)."""
+    out: dict[str, tuple[int, int]] = {}
+    for r in results:
+        lk = r.get("leak") or {}
+        if is_leak(r) and r["status"] == "ok" and "aa_flagged" in lk:
+            k, n = out.get(r["runtime"], (0, 0))
+            out[r["runtime"]] = (k + bool(lk["aa_flagged"]), n + 1)
+    return out
+
+
+def notes(results: list[dict]) -> list[str]:
+    """NOTE, then each runtime's A/A false-positive rate when the run has A/A pairs."""
+    rates = aa_rates(results)
+    out = [NOTE, *([TAINT_NOTE] if has_taint(results) else [])]
+    if rates:
+        each = ", ".join(f"{rt} {k}/{n}" for rt, (k, n) in sorted(rates.items()))
+        out.append(f"A/A false positives (pairs the rule would have called a leak): {each}.")
+    return out
+
+
+TAINT_NOTE = (
+    "Taint: the runner, under Valgrind's memcheck, marks the secret (the controls' expected "
+    "value, an AEAD's key) undefined before setting the call up and makes one call per class; "
+    "each conditional branch or memory index computed from it is listed with its symbol "
+    "(memcheck replaces memcmp by its own bcmp). An AEAD open's branch on its tag check's "
+    "outcome (accept or reject, public) is listed too: read the symbol."
+)
 
 
 NOTE = (
     "Classes: controls differ at byte 0 / at the last byte; AEAD open has its tag wrong in "
     "the first / last byte; password verify gets a password wrong in its first / last "
-    "character. dudect-style: per block (one request, its calls prepared afresh) the "
-    "difference of the classes' mean single-call times, on all measurements and after "
-    f"{stats.LEAK_CROPS} percentile crops; the t of those differences over the blocks; "
-    f"|t| > {stats.LEAK_T} = leak. The curve is max |t| as measurements accumulate (full height = "
-    f"{2 * stats.LEAK_T:g}): a real leak grows like √n. 'Detectable' is the shift of the "
-    f"class means that would have reached |t| = {stats.LEAK_T}; no leak detected does not "
-    "prove there is none."
+    "character; the A/A pair beside them is wrong at the same position by two different "
+    f"values. Each case is measured {stats.REPLICATES} times (a fresh runner process and "
+    "fresh inputs each, the classes' roles swapped in one), each time with its A/A pair. "
+    "Difference: class B − class A, per block (one request, its calls prepared afresh) the "
+    "difference of the classes' medians, their mean over the blocks with a bootstrap 95% "
+    "interval (both measurements pooled). Leak only when every measurement's interval lies "
+    "beyond the A/A floor (the largest end of the A/A intervals), on the same side; a "
+    "difference seen once is 'not replicated'; 'no leak detected ≥ Y' gives the smallest "
+    "difference the rule would have flagged, and does not prove there is none. |t|: dudect's "
+    f"largest over all measurements and {stats.LEAK_CROPS} percentile crops (first "
+    f"measurement; shown, not the verdict); the curve is max |t| as measurements accumulate "
+    f"(full height = {2 * stats.LEAK_T:g})."
 )

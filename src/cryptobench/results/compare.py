@@ -74,7 +74,9 @@ class CaseComparison:
     p_value: float
     q_value: float = 1.0  # Benjamini–Hochberg adjusted p-value
     significant: bool = False
-    method: str = "batches"  # "rounds": Welch t on round medians; "batches": Mann–Whitney
+    method: str = "batches"  # "rounds": Welch t on round medians; "batches": Mann–Whitney;
+    # "instructions": two exact counts (results/instructions.py)
+    note: str | None = None  # what the reader must know about this pair (instructions: paths)
 
     @property
     def change(self) -> float:
@@ -98,6 +100,7 @@ class Comparison:
     warnings: list[str] = field(default_factory=list)
     alpha: float = ALPHA
     min_effect: float = MIN_EFFECT
+    metric: str = "time"  # "instructions": instructions per operation (results/instructions.py)
 
     @property
     def significant(self) -> list[CaseComparison]:

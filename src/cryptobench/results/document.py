@@ -18,6 +18,7 @@ from ..runtimes.protocol import Implementation
 SCHEMA = "cryptobench/results/v2"
 READABLE = ("cryptobench/results/v1", SCHEMA)  # v1: one round per case, read as such
 SPREAD_FLAG = 0.20  # round medians further apart than this are flagged
+WITHIN_NOISY = 0.05  # a round's own half-width beyond this: the calls scatter, not the process
 
 
 def now() -> str:
@@ -130,6 +131,19 @@ def failed(case: Case, reason: str, verification: str | None = None, **extra) ->
     }
 
 
+def _why_apart(rounds: list[dict]) -> str:
+    """The measured reason rounds differ (docs/methodology.md, "Why whole rounds ran slow"):
+    calls whose times scatter within every round (an awaited hand-off, a collector), or
+    rounds each steady at its own speed (the process: what ran in it before, its placement)."""
+    within = sorted(
+        (r["ci_high_ns"] - r["ci_low_ns"]) / 2 / r["median_ns"] for r in rounds if r["median_ns"]
+    )
+    w = within[len(within) // 2] if within else 0.0
+    if w > WITHIN_NOISY:
+        return f"the calls scatter within each round too (±{w:.0%}): the call's own noise"
+    return f"each round steady (±{w:.1%}): each process settles at its own speed"
+
+
 def _flags(ci: stats.RoundsCI, rounds: list[dict], planned: int, errors, target) -> list[str]:
     flags = []
     if ci.precision > target:
@@ -140,7 +154,7 @@ def _flags(ci: stats.RoundsCI, rounds: list[dict], planned: int, errors, target)
         flags.append(f"measured in {len(rounds)} of {planned} rounds")
     meds = [r["median_ns"] for r in rounds]
     if len(meds) > 1 and max(meds) > (1 + SPREAD_FLAG) * min(meds):
-        flags.append(f"rounds differ: {min(meds):.4g}–{max(meds):.4g} ns")
+        flags.append(f"rounds differ: {min(meds):.4g}–{max(meds):.4g} ns; {_why_apart(rounds)}")
     flags += [  # a round's own noise is in the interval; a round that never settled is not
         f"round {r['round']}: {f}"
         for r in rounds

@@ -45,7 +45,7 @@ class RunRequest:
     time_per_case: float | None = None
     precision: float | None = None  # a fraction
     rounds: int = ROUNDS
-    jit_rounds: int = JIT_ROUNDS  # on JIT runtimes (isolate = true), where a round is dear
+    jit_rounds: int = JIT_ROUNDS  # on runtimes that report compiles: a round warms a JIT ≥ 1 s
     seed: int = 0
     timeout: float = 60.0
     wait: bool = False
@@ -57,6 +57,7 @@ class RunRequest:
     name: str | None = None
     machine_label: str | None = None
     reverify: bool = False  # ignore the cache of verified answers (and rewrite it)
+    metric: str | None = None  # --metric: "instructions" also counts each case; None: preset's
 
 
 @dataclass
@@ -130,6 +131,30 @@ def _parallel(ctx, prepared, seq: int, cpus: list[int], threads: bool) -> int:
     return par.measure(prepared, singles, seq)
 
 
+def _count_instructions(rounds: Rounds, prepared: list[Prepared], ctx, console) -> None:
+    """--metric instructions: every measured case counted under valgrind after the rounds
+    (measure/instructions.py); its row is stored again with the count."""
+    from ..measure import instructions  # only when asked: no cost otherwise
+
+    store, run_doc, req = ctx
+    rows = [rounds.result_of(p) for p in prepared]
+    for i, flag in results.size_inversions(rows).items():  # as the rounds left them
+        rows[i]["flags"].append(flag)
+    by_seq = {p.seq: row for p, row in zip(prepared, rows, strict=True)}
+    todo = [(rounds.runtimes[p.case.runtime_key], p, by_seq[p.seq]) for p in prepared]
+    console.print(f"counting instructions of {len(todo)} cases under valgrind", markup=False)
+
+    def on_row(p: Prepared, got: dict) -> None:
+        row = {**by_seq[p.seq], **got}
+        store.put_case(run_doc["id"], p.seq, row)
+        c, n = p.case, got.get("instructions_per_op")
+        said = f"{n:,.0f} instructions/op" if n is not None else got["instructions"]["detail"]
+        label = f"{row['implementation']} {c.prim.id} {c.operation} {c.size}"
+        console.print(f"{label}: {said}", markup=False)
+
+    instructions.count_all(todo, req.timeout, on_row)
+
+
 def _beat(db, run_id: str):
     """The heartbeat's beat: its own connection (opened in its thread), one UPDATE."""
     own: list[RunStore] = []
@@ -163,9 +188,13 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
         by_key = {rt.key: rt for rts in sets.values() for rt in rts}
         rounds = Rounds(by_key, verifier, store, run_doc, policy, req.rounds, req.jit_rounds)
         rounds.pin = run_doc["settings"]["pin"]
-        with Progress(console, rounds.steps(prepared)) as progress:
+        with Progress(
+            console, rounds.steps(prepared), _planned(prepared, policy, req, sets)
+        ) as progress:
             rounds.on_step = progress.update
             rounds.measure(prepared)
+        if run_doc["settings"].get("metric") == "instructions":
+            _count_instructions(rounds, prepared, (store, run_doc, req), console)
         for cpus, threads in ((req.parallel, False), (req.threads, True)):
             if cpus:
                 seq = _parallel(
@@ -235,6 +264,11 @@ def _policy(req: RunRequest, chosen: plan.Preset | None) -> sampling.Policy:
     )
 
 
+def _metric(req: RunRequest, chosen: plan.Preset | None) -> str:
+    """--metric, else the preset's, else time."""
+    return req.metric or (chosen.metric if chosen else None) or "time"
+
+
 def _start(req, chosen, policy, live, skipped, store: RunStore) -> dict:
     pin = machine.pin_plan() if req.pin else None
     settings = {
@@ -246,6 +280,7 @@ def _start(req, chosen, policy, live, skipped, store: RunStore) -> dict:
         "rounds": req.rounds,
         "jit_rounds": req.jit_rounds,
         "pin": pin,
+        "metric": _metric(req, chosen),
     }
     run_doc = results.start(
         req.command,
@@ -262,8 +297,25 @@ def _start(req, chosen, policy, live, skipped, store: RunStore) -> dict:
     return run_doc
 
 
+def _planned(prepared: list[Prepared], policy, req, sets) -> float:
+    """The rounds' estimate for the progress's time left: the plan's arithmetic
+    (rounds.estimate) over the verified cases, a long call at its verified duration."""
+    live = [rt for rts in sets.values() for rt in rts]
+    calls = {p.case.key: p.call_ns / 1e9 for p in prepared if p.call_ns}
+    return estimate(
+        [p.case for p in prepared],
+        policy.budget_s,
+        req.rounds,
+        {rt.id for rt in live if rt.isolate},
+        {rt.id: rt.start_s for rt in live if rt.start_s},
+        req.jit_rounds,
+        {rt.id for rt in live if rt.spec.compiles},
+        calls,
+    )
+
+
 def _announce(console, run_doc, cases, policy, req, live, store) -> None:
-    isolated = {rt.id for rt in live if rt.isolate}
+    isolated = {rt.id for rt in live if rt.spec.compiles}  # their rounds: req.jit_rounds
     seconds = estimate(
         cases + noop_cases(cases),
         policy.budget_s,

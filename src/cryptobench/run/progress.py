@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 from rich.progress import Progress as RichProgress
@@ -23,8 +25,11 @@ def summary(res: dict, round_no: int | None = None) -> str:
 
 
 class Progress:
-    def __init__(self, console: Console, total: int):
+    def __init__(self, console: Console, total: int, planned_s: float | None = None):
+        """``planned_s``: the plan's estimate (measure/rounds.estimate): lines say the time
+        left by it, or by the pace so far once the plan is overrun."""
         self.console, self.total, self.done = console, total, 0
+        self.planned_s, self.t0 = planned_s, time.monotonic()
         self.live = console.is_terminal
         self.bar = (
             RichProgress(
@@ -65,5 +70,16 @@ class Progress:
                 self.bar.console.print(summary(result, round_no), markup=False)
         else:
             self.console.print(
-                f"[{self.done}/{self.total}] {summary(result, round_no)}", markup=False
+                f"[{self.done}/{self.total}] {summary(result, round_no)}{self.left()}",
+                markup=False,
             )
+
+    def left(self) -> str:
+        """' · about N s left' (nothing without a plan)."""
+        if self.planned_s is None:
+            return ""
+        spent = time.monotonic() - self.t0
+        left = self.planned_s - spent
+        if left <= 0:  # overrun: by the pace so far
+            left = spent / max(1, self.done) * (self.total - self.done)
+        return f" · about {left:.0f} s left"

@@ -29,10 +29,15 @@ class RuntimeSpec:
     command: list[str] = field(default_factory=list)
     env: dict = field(default_factory=dict)
     startup_timeout: float = 30.0
-    isolate: bool = False  # a JIT runtime: fewer rounds, its leak targets one process each
-    compiles: bool = False  # its samples say how many JIT compilations overlapped them
+    isolate: bool = False  # a JIT runtime: its leak targets one process each
+    compiles: bool = False  # samples say how many JIT compilations overlapped them: 3 rounds
     cpu_features: dict = field(default_factory=dict)  # runner.toml [cpu_features]
     leak_control_bytes: int | None = None  # runner.toml [leak] control_bytes (leak/command.py)
+    leak_taint: bool = False  # runner.toml [leak] taint: marks secrets for memcheck (leak/taint.py)
+    # runner.toml [instructions] (--metric instructions): why not offered (None: offered), and
+    # the environment its instrumented processes get (a fixed hash seed, …)
+    instructions_refused: str | None = "runner.toml has no [instructions] section"
+    instructions_env: dict = field(default_factory=dict)
     skipped: str | None = None  # the one-line reason, when it cannot run
 
 
@@ -74,10 +79,26 @@ def _validate(raw: dict) -> None:
     ctl = raw.get("leak", {}).get("control_bytes", 64)
     if not isinstance(ctl, int) or not 2 <= ctl <= 1 << 20:
         raise RunnerTomlError("leak.control_bytes must be an integer from 2 to 1048576")
+    if not isinstance(raw.get("leak", {}).get("taint", False), bool):
+        raise RunnerTomlError("leak.taint must be true or false")
+    _validate_instructions(raw.get("instructions", {}))
     for var in raw.get("variants", []):
         if not isinstance(var.get("name"), str):
             raise RunnerTomlError("every [[variants]] needs a name")
         _strings(var.get("command", run["command"]), "variants.command")
+        _validate_instructions(var.get("instructions", {}))
+
+
+def _validate_instructions(table) -> None:
+    """[instructions]: ``env`` (strings) for the instrumented processes, or ``not_offered``
+    (the reason); docs/protocol.md, "runner.toml"."""
+    if not isinstance(table, dict) or set(table) - {"env", "not_offered"}:
+        raise RunnerTomlError("[instructions] takes only env and not_offered")
+    env = table.get("env", {})
+    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+        raise RunnerTomlError("instructions.env must be a table of strings")
+    if not isinstance(table.get("not_offered", ""), str):
+        raise RunnerTomlError("instructions.not_offered must be a string (the reason)")
 
 
 def load_toml(folder: Path) -> dict:
@@ -124,7 +145,12 @@ def _spec(raw: dict, folder: Path, variant: dict | None, name: str | None) -> Ru
         compiles=bool(raw["run"].get("compiles", False)),
         cpu_features=cpu_features.resolve(raw, folder, name),
         leak_control_bytes=raw.get("leak", {}).get("control_bytes"),
+        leak_taint=raw.get("leak", {}).get("taint") is True,
     )
+    table = source.get("instructions", raw.get("instructions"))  # a variant's own, else the base's
+    if table is not None:
+        spec.instructions_refused = table.get("not_offered") or None
+        spec.instructions_env = dict(table.get("env", {}))
     requires = subst(source.get("requires", raw.get("requires", [])))
     artifacts = subst(source.get("artifacts", raw["run"].get("artifacts", [])))
     missing = [t for t in requires if _missing_tool(t, folder)]

@@ -48,10 +48,15 @@ def case_inputs(prim: Primitive, operation: str, size: int, params: dict, seed: 
 def pubkey_inputs(prim: Primitive, operation: str, msg: str) -> dict:
     """keygen: nothing (a fresh random key pair each call); agree: our private key and the
     peer's public key; sign: the private key and the message; verify: the public key and the
-    message (the signature is another implementation's, made during verification)."""
+    message (the signature is another implementation's, made during verification); kem:
+    encaps the public key, decaps the private key and the benchmark ciphertext."""
     pair = keys.for_primitive(prim.id)
     if operation == "keygen":
         return {}
+    if operation == "encaps":  # kem: a fresh encapsulation to the benchmark key each call
+        return {"public_key": pair.public_key}
+    if operation == "decaps":
+        return {"private_key": pair.private_key, "ciphertext": pair.ciphertext}
     if operation == "agree":
         return {"private_key": pair.private_key, "peer_public_key": pair.peer_public_key}
     if operation == "sign":

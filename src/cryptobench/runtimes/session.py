@@ -112,6 +112,11 @@ class Runtime:
     def isolate(self) -> bool:
         return self.spec.isolate
 
+    @property
+    def compiles(self) -> bool:
+        """Its samples report JIT compilations: a round warms up ≥ 1 s, so it gets fewer."""
+        return self.spec.compiles
+
     def stop(self) -> None:
         """End the process (EOF); the next request starts a fresh one, not counted as a
         restart."""

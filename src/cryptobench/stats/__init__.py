@@ -5,6 +5,7 @@ Every number a user sees is computed here (docs/methodology.md explains each):
 - per-operation times of batches                      :func:`per_op`
 - the distribution-free 95% CI of the median           :func:`median_ci`
 - the interval over independent rounds                 :func:`rounds_ci`
+- one round of several operations added up            :func:`round_sum`
 - two runs' round estimates compared (Welch t on logs) :func:`rounds_diff`
 - JIT compilation in a series of batches               :func:`compiled_until`
 - a smaller size slower per op than a larger one       :func:`size_inversions`
@@ -126,6 +127,21 @@ def rounds_ci(medians, lows, highs, confidence: float = CONFIDENCE) -> RoundsCI:
     sd = float(np.std(logs, ddof=1))
     centre = math.exp(mu) if np.ptp(m) > 0 else float(m[0])  # exact when all rounds agree
     return RoundsCI(centre, math.exp(mu - half), math.exp(mu + half), r, var, sd)
+
+
+def round_sum(medians, lows, highs) -> tuple[float, float, float]:
+    """One round of a use made of several operations (a handshake: keygen + agree + sign):
+    the sum of their medians, and a within-round 95% interval for it. The operations are
+    measured independently, so their variances add (each read off its CI as in
+    :func:`rounds_ci`), never their intervals. The sums of each round then go to
+    :func:`rounds_ci` like any case's round medians."""
+    m = np.asarray(medians, dtype=float)
+    total = float(m.sum())
+    if total <= 0:
+        return total, total, total
+    sd = float(np.sqrt(np.sum(m**2 * _within_var(lows, highs))))  # ns, by the delta method
+    half = Z95 * sd / total  # on the log scale, like every interval here
+    return total, total * math.exp(-half), total * math.exp(half)
 
 
 OUTLIER_RATIO = 1.2  # a round this far from the others' centre …

@@ -13,9 +13,11 @@ differences — the placement noise is then in the standard error, where it belo
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import warnings
+from dataclasses import dataclass, field
 
 import numpy as np
+from scipy import stats as scipy_stats
 
 LEAK_T = 4.5  # dudect's threshold on |t| (Reparaz, Balasch, Verbauwhede, DATE 2017)
 LEAK_CROPS = 100  # dudect's number of percentile crops
@@ -83,6 +85,7 @@ class LeakTest:
     curve: list  # [(measurements so far, max |t| so far)], at growing numbers of blocks
     median_a: float
     median_b: float
+    p_holm: float = 1.0  # the smallest Holm-adjusted p of the 101 tests (= 101 × the least p)
 
 
 def leak_test(ns, classes, blocks, points: int = 20) -> LeakTest:
@@ -108,6 +111,7 @@ def leak_test(ns, classes, blocks, points: int = 20) -> LeakTest:
     cuts = np.unique(np.linspace(0, len(ids), points + 1).astype(int)[1:])
     cuts = cuts[cuts >= LEAK_MIN_BLOCKS]
     curve = [(int(ends[k - 1]), float(np.max(np.abs(_t_over_blocks(d[:k])[0])))) for k in cuts]
+    p_min = float(np.min(2 * scipy_stats.t.sf(np.abs(t), max(len(ids) - 1, 1))))
     return LeakTest(
         t=float(t[best]),
         test=LABELS[best],
@@ -120,6 +124,7 @@ def leak_test(ns, classes, blocks, points: int = 20) -> LeakTest:
         curve=curve,
         median_a=float(np.median(x[c == 0])) if (c == 0).any() else math.nan,
         median_b=float(np.median(x[c == 1])) if (c == 1).any() else math.nan,
+        p_holm=min(1.0, len(t) * p_min),
     )
 
 
@@ -132,3 +137,206 @@ def leak_verdict(test: LeakTest) -> str:
     if abs(test.t) > LEAK_T:
         return "leak"
     return f"no leak detected ({test.n} measurements, detectable ≥ {test.detectable_ns:.3g} ns)"
+
+
+# -- the published verdict: replicated, calibrated by an A/A test, sized with an interval ------
+#
+# Fixed in advance, no crop search: per block (the unit, as above) the difference of the two
+# classes' medians; per measurement the mean of those over the blocks with a bootstrap (BCa)
+# 95% interval over the blocks (tlsfuzzer's bootstrapped interval of the median difference,
+# paired here by block); docs/methodology.md, "Verdict".
+
+CONFIDENCE = 0.95
+BOOTSTRAP = 4000  # resamples of the blocks
+METHOD = "median difference per block, mean over blocks, bootstrap (BCa) 95% interval"
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One measurement's class difference, oriented (class B − class A of the target, whatever
+    roles the measurement gave them): ``diff_ns`` in [``low_ns``, ``high_ns``]."""
+
+    diff_ns: float
+    low_ns: float
+    high_ns: float
+    p: float  # Wilcoxon signed-rank over the blocks' differences, two-sided (1.0: all zero)
+    n_a: int
+    n_b: int
+    blocks: int
+    distinct: int
+    median_ns: float  # the operation's median over both classes
+    diffs: tuple = field(default=(), repr=False, compare=False)  # the blocks' differences
+
+    @property
+    def conclusive(self) -> bool:
+        enough = min(self.n_a, self.n_b) >= LEAK_MIN_PER_CLASS and self.blocks >= LEAK_MIN_BLOCKS
+        return enough and self.distinct >= 3 and math.isfinite(self.low_ns)
+
+    @property
+    def half_width(self) -> float:
+        return (self.high_ns - self.low_ns) / 2
+
+    def beyond(self, floor: float) -> int:
+        """+1 / −1 when the whole interval lies above ``floor`` / below −``floor``, else 0."""
+        return 1 if self.low_ns > floor else -1 if self.high_ns < -floor else 0
+
+
+def block_median_differences(ns, classes, blocks) -> np.ndarray:
+    """Per block (in the order taken), class 1's median minus class 0's; NaN-free: a block
+    missing a class is left out."""
+    x, c, b = (np.asarray(v) for v in (ns, classes, blocks))
+    ids, starts = np.unique(b, return_index=True)
+    out = []
+    for i in ids[np.argsort(starts)]:
+        xb, cb = x[b == i], c[b == i]
+        if (cb == 0).any() and (cb == 1).any():
+            out.append(float(np.median(xb[cb == 1]) - np.median(xb[cb == 0])))
+    return np.array(out, dtype=float)
+
+
+def interval(d: np.ndarray, seed: int = 0) -> tuple[float, float]:
+    """The bootstrap (BCa, percentile where BCa is undefined) 95% interval of the mean of
+    ``d`` over resampled blocks; (NaN, NaN) with fewer than 3 values."""
+    if len(d) < 3:
+        return math.nan, math.nan
+    if np.ptp(d) == 0:
+        return float(d[0]), float(d[0])
+    for method in ("BCa", "percentile"):
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ci = scipy_stats.bootstrap(
+                (d,),
+                np.mean,
+                n_resamples=BOOTSTRAP,
+                confidence_level=CONFIDENCE,
+                method=method,
+                rng=np.random.default_rng(seed),
+            ).confidence_interval
+        if math.isfinite(ci.low) and math.isfinite(ci.high):
+            break
+    return float(ci.low), float(ci.high)
+
+
+def _wilcoxon(d: np.ndarray) -> float:
+    if len(d) < 3 or not np.any(d):
+        return 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return float(scipy_stats.wilcoxon(d).pvalue)
+
+
+def effect(ns, classes, blocks, sign: int = 1, seed: int = 0) -> Effect:
+    """The measurement's effect; ``sign`` −1 when it gave the target's class B the role of
+    class 0 (the roles swapped), so every effect is oriented alike."""
+    x, c = np.asarray(ns, dtype=float), np.asarray(classes, dtype=int)
+    if x.shape != c.shape or x.shape != np.shape(blocks):
+        raise ValueError("effect needs a class and a block for every measurement")
+    return _effect_of(sign * block_median_differences(x, c, blocks), x, c, sign, seed)
+
+
+def _effect_of(d: np.ndarray, x: np.ndarray, c: np.ndarray, sign: int, seed: int) -> Effect:
+    low, high = interval(d, seed)
+    n0, n1 = int(np.count_nonzero(c == 0)), int(np.count_nonzero(c == 1))
+    return Effect(
+        diff_ns=float(np.mean(d)) if len(d) else math.nan,
+        low_ns=low,
+        high_ns=high,
+        p=_wilcoxon(d),
+        n_a=n0 if sign > 0 else n1,
+        n_b=n1 if sign > 0 else n0,
+        blocks=len(d),
+        distinct=len(np.unique(x)),
+        median_ns=float(np.median(x)) if len(x) else math.nan,
+        diffs=tuple(d.tolist()),
+    )
+
+
+def pooled(effects: list[Effect], seed: int = 0) -> Effect:
+    """The measurements' blocks together (already oriented alike): one effect and interval."""
+    d = np.concatenate([np.asarray(e.diffs, dtype=float) for e in effects])
+    low, high = interval(d, seed)
+    return Effect(
+        diff_ns=float(np.mean(d)) if len(d) else math.nan,
+        low_ns=low,
+        high_ns=high,
+        p=_wilcoxon(d),
+        n_a=sum(e.n_a for e in effects),
+        n_b=sum(e.n_b for e in effects),
+        blocks=len(d),
+        distinct=min(e.distinct for e in effects),
+        median_ns=float(np.median([e.median_ns for e in effects])),
+        diffs=tuple(d.tolist()),
+    )
+
+
+def fmt_ns(v: float) -> str:
+    a = abs(v)
+    return f"{v:.0f}" if a >= 100 else f"{v:.1f}" if a >= 10 else f"{v:.2f}"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a target's row says. ``verdict``: ``leak``, ``not replicated``, ``no leak
+    detected`` or ``inconclusive``; ``summary`` the sentence; the headline effect (both
+    replicates pooled, or the one that showed a difference when not replicated), its share of
+    the call, the A/A floor and the smallest difference the rule would have flagged."""
+
+    verdict: str
+    summary: str
+    effect: Effect
+    fraction: float
+    floor_ns: float
+    detectable_ns: float
+    aa_flagged: bool
+
+
+def aa_floor(aas: list[Effect]) -> float:
+    """The A/A floor: the largest end (in magnitude) of the A/A measurements' intervals — a
+    difference the target's own inputs can make with no secret involved."""
+    return max((max(abs(e.low_ns), abs(e.high_ns)) for e in aas), default=0.0)
+
+
+def aa_flagged(aas: list[Effect]) -> bool:
+    """The A/A pair would have been called a leak: every A/A interval excludes 0, all on the
+    same side (the rule with a floor of 0)."""
+    sides = {e.beyond(0.0) for e in aas}
+    return len(aas) >= REPLICATES and len(sides) == 1 and 0 not in sides
+
+
+REPLICATES = 2
+
+
+def replicated_verdict(reps: list[Effect], aas: list[Effect], seed: int = 0) -> Verdict:
+    """``leak`` only when at least REPLICATES measurements (fresh processes and inputs, roles
+    swapped in one) each put their whole interval beyond the A/A floor, on the same side;
+    one-off or opposite differences are ``not replicated``; else ``no leak detected ≥ Y``
+    with Y = floor + the widest half-interval (a difference that large would have shown)."""
+    floor = aa_floor(aas)
+    both = pooled(reps, seed)
+    flagged = aa_flagged(aas)
+    if len(reps) < REPLICATES or not all(e.conclusive for e in (*reps, *aas)):
+        return Verdict("inconclusive", INCONCLUSIVE, both, math.nan, floor, math.inf, flagged)
+    sides = [e.beyond(floor) for e in reps]
+    detectable = floor + max(e.half_width for e in reps)
+    if len(set(sides)) == 1 and sides[0] != 0:
+        frac = both.diff_ns / both.median_ns if both.median_ns else math.nan
+        text = (
+            f"leak: difference of {_sized(both)}, {abs(frac):.2%} of the call, replicated in "
+            f"{len(reps)} of {len(reps)}, beyond the A/A floor of {fmt_ns(floor)} ns"
+        )
+        return Verdict("leak", text, both, frac, floor, detectable, flagged)
+    if any(sides):
+        seen = next(e for e, s in zip(reps, sides, strict=True) if s)
+        text = f"difference of {_sized(seen)}, not replicated"
+        frac = seen.diff_ns / seen.median_ns if seen.median_ns else math.nan
+        return Verdict("not replicated", text, seen, frac, floor, detectable, flagged)
+    text = f"no leak detected ≥ {fmt_ns(detectable)} ns"
+    frac = both.diff_ns / both.median_ns if both.median_ns else math.nan
+    return Verdict("no leak detected", text, both, frac, floor, detectable, flagged)
+
+
+INCONCLUSIVE = "inconclusive: too few measurements or blocks, or a clock too coarse to tell"
+
+
+def _sized(e: Effect) -> str:
+    return f"{fmt_ns(e.diff_ns)} ns (95% interval {fmt_ns(e.low_ns)}…{fmt_ns(e.high_ns)} ns)"

@@ -39,8 +39,10 @@ def expected_len(prim: Primitive, op: str, inputs: dict, params: dict) -> int | 
         return int(params.get("out_len", prim.output_len or 0)) or None
     if op == "derive":
         return int(params["out_len"]) if "out_len" in params else None
-    if op == "agree":
+    if op in ("agree", "decaps"):
         return prim.output_len
+    if op == "encaps" and prim.ciphertext_len and prim.output_len:
+        return prim.ciphertext_len + prim.output_len
     if op == "sign":
         return prim.signature_len
     msg_len = len(inputs.get("msg", "")) // 2

@@ -83,6 +83,8 @@ class PubkeyChecks:
     # -- one case -----------------------------------------------------------------------------
     def pubkey_case(self, impl, prim: Primitive, op: str, inputs: dict, params: dict, kat: Check):
         """(check, bench inputs, expected bench output or None: checked by use)."""
+        if prim.family == "kem":
+            return self.kem_case(impl, prim, op, inputs, params, kat)
         if op == "keygen":
             pair = self.output_for(impl, prim.id, "keygen", inputs, params)
             how = self.pair_works(impl, prim, pair)
@@ -170,6 +172,8 @@ class PubkeyChecks:
             sig = self._run(signer[0], prim.id, "sign", probe)
             who = self.signature_works(impl, prim, public, PROBE_MSG, sig)
             how.append(f"signs with {signer[0].id} (verified by {who[0]})")
+        elif prim.family == "kem":
+            how.append(self.kem_pair_works(impl, prim, public, private))
         else:
             how.append(self._agrees(impl, prim, public, private))
         return ", ".join(how)
@@ -217,3 +221,5 @@ class PubkeyChecks:
         elif op == "sign":
             public = keys.for_primitive(prim.id).public_key
             self.signature_works(impl, prim, public, inputs["msg"], out)
+        elif prim.family == "kem":
+            self.check_kem_bench_output(impl, prim, op, inputs, out)

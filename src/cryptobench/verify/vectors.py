@@ -22,6 +22,9 @@ HEX_INPUTS = (
     "peer_public_key",
     "signature",
     "key_seed",
+    # kem (docs/protocol.md, "Key encapsulation"); ML-DSA's sign takes randomness too
+    "ciphertext",
+    "randomness",
 )
 
 

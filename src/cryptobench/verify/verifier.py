@@ -19,13 +19,14 @@ from .checks import (
     same_code,
     same_output,
 )
+from .kem import KemChecks
 from .pubkey import PubkeyChecks
 from .vectors import Vector
 
 SKIPPABLE = ("unsupported", "invalid_params")
 
 
-class Verifier(Agreement, PubkeyChecks):
+class Verifier(Agreement, PubkeyChecks, KemChecks):
     """Known answers and contract checks per implementation (here), agreement between
     implementations (agreement.Agreement); results cached for the run."""
 

@@ -17,6 +17,8 @@ from ..errors import DataError
 from ..paths import project_root
 from ..runtimes import declared_sizes as sizes_mod
 from ..runtimes.protocol import Implementation, RemoteError, RunnerFailure
+from . import wycheproof_kem as wp_kem
+from . import wycheproof_mldsa as wp_mldsa
 from . import wycheproof_pubkey as wp_pubkey
 
 # file stem → primitive id per key size in bits (None: any); what the catalog has
@@ -37,6 +39,17 @@ FILES = {
     "rsa_pss_2048_sha256_mgf1_32": {None: "rsa-2048-pss-sha256"},
     "rsa_pss_3072_sha256_mgf1_32": {None: "rsa-3072-pss-sha256"},
     "rsa_signature_2048_sha256": {None: "rsa-2048-pkcs1-sha256"},
+    # ML-KEM and ML-DSA (stored as deterministic subsets: vectors/wycheproof/README.md)
+    **{
+        f"mlkem_{n}{kind}": {None: f"ml-kem-{n}"}
+        for n in (512, 768, 1024)
+        for kind in ("", "_encaps", "_keygen_seed")
+    },
+    **{
+        f"mldsa_{n}_{kind}": {None: f"ml-dsa-{n}"}
+        for n in (44, 65, 87)
+        for kind in ("verify", "sign_seed")
+    },
 }
 SAMPLE_SEED, SAMPLE_PER_PRIMITIVE = 22, 8
 REFUSALS = ("auth_failed", "invalid_params", "unsupported")
@@ -45,7 +58,7 @@ REFUSALS = ("auth_failed", "invalid_params", "unsupported")
 @dataclass(frozen=True)
 class Case:
     primitive: str
-    kind: str  # aead | mac | kdf | kex | sig
+    kind: str  # aead | mac | kdf | kex | sig | kem-keygen | kem-encaps | kem-decaps | mldsa-sign
     where: str  # aes_gcm_test.json #42
     inputs: dict
     expected: str  # sealed (ct‖tag), tag, or derived key
@@ -74,6 +87,11 @@ def _cases_of(stem: str, doc: dict) -> list[Case]:
                 out.append(Case(pid, "mac", where, inputs, t["tag"], t["result"], sizes))
             elif group["type"] in wp_pubkey.TYPES:
                 parsed = wp_pubkey.parse(group, t)
+                if parsed:
+                    kind, inputs, expected = parsed
+                    out.append(Case(pid, kind, where, inputs, expected, t["result"], {}))
+            elif group["type"] in wp_kem.TYPES + wp_mldsa.TYPES:
+                parsed = (wp_kem if group["type"] in wp_kem.TYPES else wp_mldsa).parse(group, t)
                 if parsed:
                     kind, inputs, expected = parsed
                     out.append(Case(pid, kind, where, inputs, expected, t["result"], {}))
@@ -176,6 +194,12 @@ class Suite:
     def _one(self, impl: Implementation, case: Case) -> str | None:
         """None when the case passed; the reason when it is unsupported; Fail otherwise."""
         prim = self.catalog.get(case.primitive)
+        if case.kind.startswith("kem-") or case.kind == "mldsa-sign":
+            module = wp_mldsa if case.kind == "mldsa-sign" else wp_kem
+            try:
+                return module.check(lambda op, inputs: self._call(impl, prim, op, inputs), case)
+            except (wp_kem.Fail, wp_mldsa.Fail) as exc:
+                raise Fail(str(exc)) from None
         if case.kind in ("kex", "sig"):
             try:
                 wp_pubkey.check(lambda op, inputs: self._call(impl, prim, op, inputs), case)

@@ -27,9 +27,11 @@ import plotly.io as pio
 from plotly.offline import get_plotlyjs, get_plotlyjs_version
 
 from ...results.compare import run_labels
+from .. import sections as model
 from . import charts as html_charts
 from . import leak as html_leak
 from . import machines as html_machines
+from . import sections as html_sections
 from . import tables as html_tables
 from . import views as html_views
 from .charts import Run, esc
@@ -53,6 +55,7 @@ FAMILY_NAMES = {
     "kdf": "Key derivation functions",
     "kex": "Key agreement",
     "signature": "Signatures",
+    "kem": "Key encapsulation",
 }
 
 
@@ -142,6 +145,10 @@ def _family_section(family: str, charts: list, runs: list[Run]) -> str:
 def _nav(families: list[str]) -> str:
     items = ['<a href="#explore">Explore</a>']
     items += [f'<a href="#family-{esc(f)}">{esc(FAMILY_NAMES.get(f, f))}</a>' for f in families]
+    if {"kex", "signature"} & set(families):  # their sections: html.sections
+        items.append('<a href="#public-key">Public-key sizes</a>')
+    if {"kex", "signature"} <= set(families):
+        items.append('<a href="#tls-handshake">TLS handshake</a>')
     items += ['<a href="#fits">Per-call and per-byte cost</a>', '<a href="#runs">Runs</a>']
     items += ['<a href="#machines">Machines</a>', '<a href="#methodology">Methodology</a>']
     return '<nav class="cb-nav">' + " · ".join(items) + "</nav>"
@@ -167,9 +174,11 @@ def body(
     ]
     sections = [_family_section(f, charts.get(f, []), runs) for f in families]
     tail = [
+        html_sections.render(html_sections.of_runs(runs), model.public_key),
+        html_sections.render(html_sections.of_runs(runs), model.tls_handshake),
         html_machines.section(runs, normalise_to),
         html_tables.fits_section(runs),
-        html_tables.noop_section(runs),
+        html_sections.render(html_sections.of_runs(runs), model.noop),
         html_tables.problems_section(runs),
         html_tables.runs_section(runs),
         html_tables.machines_section(runs),
@@ -179,8 +188,10 @@ def body(
     return "\n".join(head + sections + tail)
 
 
-def render(docs, title: str | None = None, normalise_to: str | None = None, **_) -> str:
+def render(docs, opts: model.Options | None = None, **kw) -> str:
     """The report of one results document or a list of them."""
+    opts = model.options(opts, **kw)
+    title, normalise_to = opts.title, opts.normalise_to
     docs = [docs] if isinstance(docs, dict) else list(docs)
     labels = run_labels(docs)
     runs = [Run(i, labels[i], html_leak.without_leak(doc)) for i, doc in enumerate(docs)]
@@ -212,7 +223,7 @@ def render(docs, title: str | None = None, normalise_to: str | None = None, **_)
 <noscript><p class="cb-warning">Charts and table sorting need JavaScript;
 the tables below are complete without it.</p></noscript>
 {body(runs, charts, explore, normalise_to)}
-{html_leak.section(docs, labels)}
+{_leak(docs, labels)}
 <script type="application/json" id="cb-data">{json_for_script(data)}</script>
 <script type="text/plain" id="cb-datatables">{dt_text}</script>
 <script>{plotly_js}</script>
@@ -223,7 +234,14 @@ the tables below are complete without it.</p></noscript>
 """
 
 
+def _leak(docs: list[dict], labels: list[str]) -> str:
+    """The leak cases of every run (the other sections chart the runs without them)."""
+    runs = [(label, doc.get("results", [])) for doc, label in zip(docs, labels, strict=True)]
+    return html_sections.render(runs, model.leak)
+
+
 def write(path: Path, docs, title: str | None = None, normalise_to: str | None = None) -> Path:
     path = Path(path)
-    path.write_text(render(docs, title=title, normalise_to=normalise_to), encoding="utf-8")
+    opts = model.Options(title=title, normalise_to=normalise_to)
+    path.write_text(render(docs, opts), encoding="utf-8")
     return path

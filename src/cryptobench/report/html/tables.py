@@ -186,29 +186,6 @@ def fits_section(runs: list[Run]) -> str:
     return "\n".join(out)
 
 
-def noop_section(runs: list[Run]) -> str:
-    rows = [
-        f"<tr>{td(run.label)}{td(r.get('runtime', ''))}{ntd(r.get('median_ns'))}</tr>"
-        for run in runs
-        for r in run.results
-        if r.get("family") == "noop" and r.get("status") == "ok"
-    ]
-    if not rows:
-        return ""
-    return (
-        '<section id="noop"><h2>Runner overhead</h2><p>Each runtime\'s noop through the same '
-        "dispatch and loop: its per-call overhead, shown next to small-message results; "
-        "cryptobench never subtracts it.</p>"
-        + table(
-            "table-noop",
-            [("run", False), ("runtime", False), ("ns per call", True)],
-            rows,
-            "noop per runtime",
-        )
-        + "</section>"
-    )
-
-
 def problems_section(runs: list[Run]) -> str:
     items = []
     for run in runs:

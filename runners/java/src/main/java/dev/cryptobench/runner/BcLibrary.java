@@ -17,6 +17,7 @@ final class BcLibrary implements Library {
     Map<String, Primitive> table = new LinkedHashMap<>(BcHashes.TABLE);
     table.putAll(BcCiphers.TABLE);
     table.putAll(BcPasswords.TABLE);
+    table.putAll(BcPubkey.TABLE);
     TABLE = Collections.unmodifiableMap(table);
   }
 
@@ -52,7 +53,9 @@ final class BcLibrary implements Library {
   public String notes() {
     return "lightweight API (org.bouncycastle.crypto), not the JCA provider; one Digest/HMac/"
         + "cipher object reused per case (later inits pass a null key to keep the key schedule);"
-        + " Argon2 raw output only; argon2 derive also takes the optional params secret and ad (hex)";
+        + " Argon2 raw output only; argon2 derive also takes the optional params secret and ad (hex);"
+        + " public-key rows: one Signer/agreement object per case, keygen from key_seed for"
+        + " X25519, Ed25519 and P-256";
   }
 
   @Override

@@ -76,6 +76,11 @@ final class Inputs {
     return value;
   }
 
+  /** Whether a byte-string input was sent (keygen's optional key_seed). */
+  boolean has(String name) {
+    return bytes.containsKey(name);
+  }
+
   /** An optional byte-string input; empty when absent. */
   byte[] optional(String name) {
     return bytes.getOrDefault(name, new byte[0]);

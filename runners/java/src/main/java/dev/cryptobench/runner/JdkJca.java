@@ -71,6 +71,7 @@ final class JdkJca {
     pbkdf2(t, p, "pbkdf2-sha1", "PBKDF2WithHmacSHA1");
     pbkdf2(t, p, "pbkdf2-sha256", "PBKDF2WithHmacSHA256");
     pbkdf2(t, p, "pbkdf2-sha512", "PBKDF2WithHmacSHA512");
+    t.putAll(JdkJcaPubkey.table(p, p));
     return t;
   }
 

@@ -56,6 +56,7 @@ final class JdkLibrary implements Library {
     pbkdf2("pbkdf2-sha1", "PBKDF2WithHmacSHA1");
     pbkdf2("pbkdf2-sha256", "PBKDF2WithHmacSHA256");
     pbkdf2("pbkdf2-sha512", "PBKDF2WithHmacSHA512");
+    TABLE.putAll(JdkJcaPubkey.jdk());
   }
 
   /** A JCA cipher object with its key and direction; re-initialised with each message's IV. */
@@ -200,7 +201,7 @@ final class JdkLibrary implements Library {
   @Override
   public String notes() {
     List<String> providers = new ArrayList<>();
-    for (String name : List.of("SUN", "SunJCE")) {
+    for (String name : List.of("SUN", "SunJCE", "SunEC", "SunRsaSign")) {
       Provider provider = Security.getProvider(name);
       if (provider != null) {
         providers.add(provider.getName() + " " + provider.getVersionStr());

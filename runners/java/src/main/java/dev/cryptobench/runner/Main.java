@@ -27,6 +27,7 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) throws IOException {
+    Bench.openLogNow();
     PrintStream protocol =
         new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
     System.setOut(System.err); // nothing but protocol messages may reach stdout

@@ -1,0 +1,105 @@
+"""What `advise` measures when the store lacks cases (docs/methodology.md, "advise"): only the
+candidates that could still win the use. For a use ranked by the policy's algorithm order
+(passwords), only the first algorithm any implementation offers, and the next one while the
+first has fewer than two choices (the runner-up). For a use ranked by time, a first pass of
+one short round of every missing case, then the full rounds only for the top few of the
+ranking (KEEP: the recommendation, the runner-up and the one after). The time each pass should
+take is the one estimate of `run`, `calibrate` and `advise` (measure/rounds.estimate), with the
+duration of a slow family's call taken from what is stored where it is known.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+
+from ..catalog.policy import Use
+from ..catalog.primitives import Catalog
+from ..measure.rounds import estimate
+from ..plan.cases import Case
+from ..results import compare
+from ..runtimes.protocol import Implementation, Offer
+
+KEEP = 3  # full rounds for the top few of the first pass
+FIRST_PASS_S = 0.1  # the first pass: one round of this budget per case
+FIRST_PASS_ROUNDS = 1
+
+
+def _position(use: Use, pid: str) -> int:
+    return use.order.index(pid) if pid in use.order else len(use.order)
+
+
+def could_win(use: Use, keys: list[tuple], ranked: list[dict]) -> list[tuple]:
+    """The missing case keys that can still change the answer. ``ranked``: the rows already
+    stored that the use ranks. For an order-ranked use, the keys of the best algorithm present
+    (stored or missing), and of the next while the best has fewer than two choices; for a
+    use ranked by time, all of them (the first pass decides)."""
+    if use.rank != "order" or not keys:
+        return list(keys)
+    choices: dict[int, set] = {}
+    for k in keys:
+        choices.setdefault(_position(use, k[1]), set()).add((k[0], k[1]))
+    for r in ranked:
+        choices.setdefault(_position(use, r["primitive"]), set()).add(
+            (r["implementation"], r["primitive"])
+        )
+    keep, found = set(), 0
+    for pos in sorted(choices):
+        keep.add(pos)
+        found += len(choices[pos])
+        if found >= 2:
+            break
+    return [k for k in keys if _position(use, k[1]) in keep]
+
+
+def contenders(ranking: list[dict], measured: set[tuple], keep: int = KEEP) -> list[tuple]:
+    """Case keys of the top ``keep`` rows of a ranking that the first pass measured (a row of
+    several operations, advise/oneuse.py, names its parts' keys)."""
+    out = []
+    for row in ranking[:keep]:
+        for key in row.get("part_keys") or [compare.case_key(row)]:
+            key = tuple(key)
+            if key in measured and key not in out:
+                out.append(key)
+    return out
+
+
+def call_seconds(rows: list[dict], cat: Catalog) -> dict[tuple, float]:
+    """A slow family's call duration per primitive and operation, from stored rows (the
+    median of their medians): the estimate's knowledge of what a password hash costs here."""
+    by: dict[tuple, list[float]] = {}
+    slow = {p.id for p in cat if p.is_slow}
+    for r in rows:
+        if r.get("status") == "ok" and r.get("median_ns") and r["primitive"] in slow:
+            by.setdefault((r["primitive"], r["operation"]), []).append(r["median_ns"] / 1e9)
+    return {k: statistics.median(v) for k, v in by.items()}
+
+
+def cases_of(doc: dict, keys: list[tuple], cat: Catalog) -> list[Case]:
+    """The keys as cases, from the run's implementation list (for the estimate)."""
+    impls = {
+        i["id"]: Implementation(i["id"], i["runtime"], i["library"], i.get("version", ""), {}, {})
+        for i in (doc.get("run") or {}).get("implementations", [])
+    }
+    cases = []
+    for impl_id, pid, op, size, params in keys:
+        impl = impls.get(impl_id) or Implementation(impl_id, impl_id.split("/")[0], "", "", {}, {})
+        impl.primitives.setdefault(pid, Offer((op,)))
+        cases.append(Case(impl, cat.get(pid), op, size, json.loads(params)))
+    return cases
+
+
+def estimate_s(
+    doc: dict,
+    keys: list[tuple],
+    cat: Catalog,
+    budget_s: float,
+    rounds: int,
+    known: dict[tuple, float] | None = None,
+) -> float:
+    """Seconds measuring ``keys`` should take (rounds.estimate), a slow family's call at the
+    duration stored for its primitive and operation (call_seconds) where known."""
+    cases = cases_of(doc, keys, cat)
+    calls = {c.key: (known or {}).get((c.prim.id, c.operation)) for c in cases}
+    calls = {k: v for k, v in calls.items() if v is not None}
+    return estimate(cases, budget_s, rounds, set(), calls=calls)

@@ -1,0 +1,163 @@
+"""`advise` when the store lacks cases: measure only what can change the answer
+(advise/passes.py), in two passes planned by the one estimate (measure/rounds.estimate) within
+`--budget`, saying the plan and its estimate first."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..paths import default_db
+from ..results import document as results
+from .common import err
+
+
+@dataclass
+class Here:
+    """What the runtimes found here say about the plan: their implementations, each
+    runtime's start, which run fewer rounds (isolate) and which compile (JIT)."""
+
+    implementations: list[dict] = field(default_factory=list)
+    starts: dict[str, float] = field(default_factory=dict)
+    isolated: set[str] = field(default_factory=set)
+    compiling: set[str] = field(default_factory=set)
+
+
+def here(runtimes) -> Here:
+    from ..runtimes.session import open_runtimes
+
+    live, _ = open_runtimes(list(runtimes), [])
+    try:
+        return Here(
+            [results.implementation_dict(i) for rt in live for i in rt.implementations],
+            {rt.id: rt.start_s for rt in live if rt.start_s},
+            {rt.id for rt in live if rt.isolate},
+            {rt.id for rt in live if rt.spec.compiles},
+        )
+    finally:
+        for rt in live:
+            rt.stop()
+
+
+@dataclass
+class Plan:
+    """The two passes of one `advise` and their estimates."""
+
+    keys: list[tuple]
+    rounds: int
+    budget_s: float
+    here: Here
+    known: dict = field(default_factory=dict)  # slow families' call seconds (passes.call_seconds)
+
+    def seconds(self, cat, keys: list[tuple], per_case: float, rounds: int) -> float:
+        from ..advise.passes import cases_of
+        from ..measure.rounds import estimate
+
+        doc = {"run": {"implementations": self.here.implementations}}
+        cases = cases_of(doc, keys, cat)
+        calls = {c.key: self.known.get((c.prim.id, c.operation)) for c in cases}
+        calls = {k: v for k, v in calls.items() if v is not None}
+        return estimate(
+            cases,
+            per_case,
+            rounds,
+            self.here.isolated,
+            self.here.starts,
+            rounds,
+            self.here.compiling,
+            calls,
+        )
+
+    def first_pass(self) -> bool:
+        """A first pass only where it can rule cases out: more than the top few."""
+        from ..advise.passes import KEEP
+
+        return len({k[:2] for k in self.keys}) > KEEP
+
+
+def _requests(keys: list[tuple], size: int, opts: dict, rounds: int, per_case: float) -> list:
+    """RunRequests that measure exactly ``keys`` (one per fresh_context value)."""
+    from ..plan import cases as plan
+    from ..run import pipeline
+
+    groups: dict = {}
+    for key in keys:
+        groups.setdefault(json.loads(key[4]).get("fresh_context"), []).append(key)
+    reqs = []
+    for fresh, ks in groups.items():
+        filters = plan.Filters(
+            impls=sorted({k[0] for k in ks}),
+            primitives=sorted({k[1] for k in ks}),
+            operations=sorted({k[2] for k in ks}),
+            sizes=sorted({k[3] for k in ks}),
+            params={} if fresh is None else {"fresh_context": fresh},
+        )
+        reqs.append(
+            pipeline.RunRequest(
+                command=opts["command"],
+                db=Path(opts["db"]) if opts["db"] else default_db(),
+                filters=filters,
+                only=set(ks),
+                time_per_case=per_case,
+                rounds=rounds,
+                jit_rounds=rounds,
+                seed=random.SystemRandom().randrange(1 << 31),
+            )
+        )
+    return reqs
+
+
+def measure(keys: list[tuple], size: int, opts: dict, rounds: int, per_case: float) -> list[dict]:
+    from ..run import pipeline
+
+    docs = []
+    for req in _requests(keys, size, opts, rounds, per_case):
+        done = pipeline.run(req, err.get())
+        docs.append(results.document(done.run, done.results))
+    return docs
+
+
+def two_passes(plan: Plan, cat, rank, size: int, opts: dict) -> list[dict]:
+    """A first pass of one short round of every key, then the full rounds of the top few
+    (advise/passes.contenders) where they fit in what is left of the budget."""
+    from ..advise import passes
+
+    t0, per_case = time.monotonic(), opts["time_per_case"] or 1.0
+    docs = []
+    keys = plan.keys
+    if plan.first_pass():
+        first = plan.seconds(cat, keys, passes.FIRST_PASS_S, passes.FIRST_PASS_ROUNDS)
+        err.print(
+            f"first pass: {len(keys)} cases × 1 short round, about {first:.0f} s "
+            f"(budget {plan.budget_s:.0f} s)",
+            markup=False,
+        )
+        docs = measure(keys, size, opts, passes.FIRST_PASS_ROUNDS, passes.FIRST_PASS_S)
+        plan.known |= passes.call_seconds([r for d in docs for r in d["results"]], cat)
+        measured = {results_key(r) for d in docs for r in d["results"] if r["status"] == "ok"}
+        keys = passes.contenders([e.row for e in rank(docs).ranking], measured)
+    if not keys:
+        return docs
+    full = plan.seconds(cat, keys, per_case, plan.rounds)
+    left = plan.budget_s - (time.monotonic() - t0)
+    if docs and full > left:
+        err.print(
+            f"full rounds of the top {passes.KEEP} would take about {full:.0f} s, more than the "
+            f"{max(left, 0):.0f} s left of --budget: ranked from the first pass (one round)",
+            markup=False,
+        )
+        return docs
+    err.print(
+        f"full rounds for {len(keys)} cases × {plan.rounds} rounds, about {full:.0f} s",
+        markup=False,
+    )
+    return docs + measure(keys, size, opts, plan.rounds, per_case)
+
+
+def results_key(r: dict) -> tuple:
+    from ..results.compare import case_key
+
+    return case_key(r)

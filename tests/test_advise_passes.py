@@ -1,0 +1,172 @@
+"""What `advise` measures when the store lacks cases (advise/passes.py, cli/advising.py), on
+fixed inputs: only the candidates that could still win, a first pass of one short round, then
+full rounds for the top few only, planned by the one estimate. The runs themselves are replaced
+by the fixture's rows (tests/fixtures/advise-run.json): nothing is measured or timed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cryptobench.advise import missing as advise_missing
+from cryptobench.advise import passes
+from cryptobench.advise import rank as advise
+from cryptobench.catalog import policy
+from cryptobench.catalog import primitives as catalog
+from cryptobench.cli import advising
+from cryptobench.results import compare
+
+FIXTURE = Path(__file__).parent / "fixtures" / "advise-run.json"
+
+
+@pytest.fixture(scope="module")
+def cat():
+    return catalog.load()
+
+
+def doc() -> dict:
+    return json.loads(FIXTURE.read_text())
+
+
+def key(impl: str, prim: str, op: str = "verify") -> tuple:
+    return (impl, prim, op, 8, "{}")
+
+
+def test_an_order_ranked_use_measures_only_the_first_algorithm_offered(cat):
+    use = policy.load(cat).use("password")
+    keys = [key("a/x", "bcrypt"), key("b/y", "argon2id"), key("c/z", "argon2id")]
+    keys += [key("d/w", "pbkdf2-sha256", "derive")]
+    assert passes.could_win(use, keys, []) == keys[1:3]
+
+
+def test_the_next_algorithm_is_measured_while_the_first_has_one_choice(cat):
+    use = policy.load(cat).use("password")
+    keys = [key("a/x", "bcrypt"), key("b/y", "argon2id"), key("d/w", "pbkdf2-sha256", "derive")]
+    assert passes.could_win(use, keys, []) == keys[:2]  # argon2id, then bcrypt (scrypt: none)
+    stored = [{"implementation": "e/v", "primitive": "argon2id"}]
+    assert passes.could_win(use, keys, stored) == [keys[1]]  # the store has a second argon2id
+
+
+def test_a_time_ranked_use_keeps_every_missing_key_for_the_first_pass(cat):
+    use = policy.load(cat).use("checksum")
+    keys = [("a/x", "crc32", "digest", 5000, "{}"), ("b/y", "crc32c", "digest", 5000, "{}")]
+    assert passes.could_win(use, keys, []) == keys
+
+
+def test_contenders_are_the_top_few_the_first_pass_measured(cat):
+    d = doc()
+    a = advise.rank([d], cat, policy.load(cat), "checksum", 5000, [])
+    rows = [e.row for e in a.ranking]
+    measured = {compare.case_key(r) for r in rows[1:]}  # the first came from the store
+    got = passes.contenders(rows, measured, keep=3)
+    assert got == [compare.case_key(r) for r in rows[1:3]]
+
+
+def test_a_use_of_several_operations_names_each_operation_s_case():
+    rows = [
+        {
+            "part_keys": [
+                ["a/x", "ed25519", "sign", 32, "{}"],
+                ["a/x", "ed25519", "verify", 32, "{}"],
+            ]
+        }
+    ]
+    measured = {("a/x", "ed25519", "sign", 32, "{}"), ("a/x", "ed25519", "verify", 32, "{}")}
+    assert len(passes.contenders(rows, measured)) == 2
+
+
+def test_a_password_hash_call_is_known_from_what_is_stored(cat):
+    known = passes.call_seconds(doc()["results"], cat)
+    assert known[("argon2id", "verify")] == pytest.approx(31e-3, rel=0.02)
+    assert ("sha256", "digest") not in known  # fast families need no call duration
+
+
+def _plan(cat, keys) -> advising.Plan:
+    d = doc()
+    found = advising.Here(d["run"]["implementations"], {"c": 0.1, "go": 0.2, "python": 0.3})
+    return advising.Plan(keys, 3, 60.0, found, passes.call_seconds(d["results"], cat))
+
+
+def test_two_passes_measure_everything_once_then_only_the_top_few(cat, monkeypatch):
+    d = doc()
+    rows = {compare.case_key(r): r for r in d["results"]}
+    keys = advise_missing.needed(d, cat, policy.load(cat), "checksum", 5000, [])
+    asked = []
+
+    def fake_measure(ks, size, opts, rounds, per_case):
+        asked.append((sorted(ks), rounds))
+        run = {**d["run"], "id": f"pass-{len(asked)}"}
+        return [{"run": run, "results": [rows[k] for k in ks if k in rows]}]
+
+    monkeypatch.setattr(advising, "measure", fake_measure)
+
+    def rank(docs):
+        return advise.rank(docs, cat, policy.load(cat), "checksum", 5000, [])
+
+    opts = {"time_per_case": None, "command": "test", "db": None}
+    advising.two_passes(_plan(cat, keys), cat, rank, 5000, opts)
+    (first, r1), (second, r3) = asked
+    assert first == sorted(keys) and r1 == passes.FIRST_PASS_ROUNDS and r3 == 3
+    top = [compare.case_key(e.row) for e in rank([d]).ranking[: passes.KEEP]]
+    assert second == sorted(top) and len(second) < len(first)
+
+
+def test_the_plan_s_estimate_is_the_run_estimate_of_its_cases(cat):
+    from cryptobench.measure.rounds import estimate
+
+    d = doc()
+    keys = [
+        (
+            "go/x-crypto",
+            "argon2id",
+            "verify",
+            8,
+            json.dumps(cat.resolve_params(cat.get("argon2id"), {}, "verify"), sort_keys=True),
+        )
+    ]
+    plan = _plan(cat, keys)
+    cases = passes.cases_of(d, keys, cat)
+    calls = {cases[0].key: plan.known[("argon2id", "verify")]}
+    want = estimate(cases, 1.0, 3, set(), plan.here.starts, 3, set(), calls)
+    assert plan.seconds(cat, keys, 1.0, 3) == pytest.approx(want)
+    assert want > 3 * plan.here.starts["go"]  # a process start per round, and the calls
+
+
+def test_advise_reads_its_own_runs_back_with_the_run_they_completed(tmp_path):
+    from tests.conftest import cli
+
+    db = str(tmp_path / "store.sqlite")
+    base = doc()
+    assert cli("import", str(FIXTURE), "--db", db).returncode == 0
+    extra = json.loads(json.dumps(base))
+    extra["run"]["id"] = "0a0a0a0a-0000-4000-8000-00000000ad09"
+    extra["run"]["started"] = "2026-11-22T13:00:00+00:00"
+    extra["run"]["ended"] = "2026-11-22T13:01:00+00:00"
+    extra["run"]["command"] = "cryptobench advise --use small-digest --size 16"
+    row = next(
+        r
+        for r in base["results"]
+        if (r["implementation"], r["primitive"], r["size"]) == ("python/hashlib", "md5", 16)
+    )
+    extra["results"] = [{**row, "implementation": "go/stdlib", "runtime": "go"}]
+    path = tmp_path / "advise-run.json"
+    path.write_text(json.dumps(extra))
+    assert cli("import", str(path), "--db", db).returncode == 0
+    res = cli(
+        "advise",
+        "--use",
+        "small-digest",
+        "--size",
+        "16",
+        "--no-measure",
+        "--format",
+        "json",
+        "--db",
+        db,
+    )
+    assert res.returncode == 0, res.stderr
+    assert "lacks" not in res.stderr  # the advise run holds the case the first run lacked
+    ranked = {(e["implementation"], e["primitive"]) for e in json.loads(res.stdout)["ranking"]}
+    assert ("go/stdlib", "md5") in ranked and ("python/hashlib", "sha1") in ranked

@@ -1,0 +1,150 @@
+"""stats.leak's published verdict on fixed (seeded) samples: a replicated shift, a one-off
+shift, an A/A pair, a difference within the A/A floor; no timing anywhere."""
+
+import math
+
+import numpy as np
+from scipy import stats as scipy_stats
+
+from cryptobench.stats import leak as stats
+from cryptobench.stats.leak import block_ids
+
+
+def _measure(rng, shift=0.0, swap=False, n=20_000, blocks=64):
+    """One measurement of a target whose class B is ``shift`` ns slower: skewed,
+    integer-valued times with a long tail. ``swap``: class B had the role of class 0."""
+    classes = rng.integers(0, 2, n)
+    is_b = classes == (0 if swap else 1)
+    ns = rng.gamma(4.0, 10.0, n) + 80.0 + shift * is_b
+    tail = rng.random(n) < 0.01
+    ns[tail] += rng.exponential(5000.0, tail.sum())
+    ids = block_ids(n, blocks)
+    return stats.effect(np.round(ns), classes, ids, sign=-1 if swap else 1)
+
+
+def _target(seed, shifts=(0.0, 0.0), aa_shift=0.0):
+    """Two replicates (roles swapped in the second) and their two A/A measurements."""
+    rng = np.random.default_rng(seed)
+    reps = [_measure(rng, shifts[0]), _measure(rng, shifts[1], swap=True)]
+    aas = [_measure(rng, aa_shift), _measure(rng, aa_shift, swap=True)]
+    return stats.replicated_verdict(reps, aas)
+
+
+def test_block_median_differences_by_hand():
+    ns = [10, 12, 20, 30, 11, 13, 40, 40]
+    classes = [0, 0, 1, 1, 0, 0, 1, 1]
+    blocks = [0, 0, 0, 0, 1, 1, 1, 1]
+    assert stats.block_median_differences(ns, classes, blocks).tolist() == [14.0, 28.0]
+    # a block missing a class is left out
+    assert stats.block_median_differences([1, 2, 3], [0, 0, 1], [0, 0, 1]).tolist() == []
+
+
+def test_a_replicated_shift_is_a_leak_with_its_size():
+    v = _target(1, shifts=(3.0, 3.0))
+    assert v.verdict == "leak" and v.summary.startswith("leak: difference of ")
+    e = v.effect
+    assert e.low_ns < 3.0 < e.high_ns  # the interval holds the true shift
+    assert e.low_ns > v.floor_ns  # beyond the A/A floor
+    assert e.blocks == 128 and e.n_a + e.n_b == 40_000
+    assert 0 < v.fraction < 0.1  # 3 ns of a ~120 ns call
+    assert not v.aa_flagged
+
+
+def test_the_swapped_replicate_is_oriented_like_the_first():
+    v = _target(2, shifts=(-3.0, -3.0))
+    assert v.verdict == "leak" and v.effect.high_ns < 0
+
+
+def test_a_one_off_shift_is_not_replicated():
+    v = _target(3, shifts=(3.0, 0.0))
+    assert v.verdict == "not replicated"
+    assert v.summary.startswith("difference of ") and v.summary.endswith(", not replicated")
+    assert v.effect.low_ns > v.floor_ns  # the replicate that showed it
+    opposite = _target(4, shifts=(3.0, -3.0))
+    assert opposite.verdict == "not replicated"
+
+
+def test_an_a_a_pair_is_not_flagged_and_no_leak_is_sized():
+    v = _target(5)
+    assert v.verdict == "no leak detected" and not v.aa_flagged
+    assert v.summary == f"no leak detected ≥ {stats.fmt_ns(v.detectable_ns)} ns"
+    assert v.floor_ns < v.detectable_ns < 5.0
+
+
+def test_a_difference_the_a_a_pair_also_shows_is_not_a_leak():
+    """The inputs' bytes alone (no secret) move the time: the A/A pair shows it as well, its
+    floor rises above the target's difference, and nothing is called a leak."""
+    v = _target(6, shifts=(2.0, 2.0), aa_shift=2.0)
+    assert v.aa_flagged
+    assert v.floor_ns > 2.0
+    assert v.verdict != "leak"
+
+
+def test_the_rule_rarely_flags_identical_classes():
+    """60 seeded targets with identical classes everywhere: no leak, at most one A/A flag
+    (each A/A flag needs two 95% intervals off zero on the same side: ~0.1%)."""
+    verdicts = [_target(100 + k) for k in range(60)]
+    assert not any(v.verdict == "leak" for v in verdicts)
+    assert sum(v.aa_flagged for v in verdicts) <= 1
+
+
+def test_too_few_measurements_are_inconclusive():
+    rng = np.random.default_rng(9)
+    reps = [_measure(rng, 3.0, n=600), _measure(rng, 3.0, swap=True, n=600)]
+    v = stats.replicated_verdict(reps, reps)
+    assert v.verdict == "inconclusive" and math.isinf(v.detectable_ns)
+    one = stats.replicated_verdict(reps[:1], reps)
+    assert one.verdict == "inconclusive"  # a single measurement never gives a verdict
+
+
+def test_dudect_crops_are_holm_corrected():
+    rng = np.random.default_rng(10)
+    n = 20_000
+    classes = rng.integers(0, 2, n)
+    ns = np.round(rng.gamma(4.0, 10.0, n) + 80.0)
+    test = stats.leak_test(ns, classes, block_ids(n, 64))
+    raw = 2 * scipy_stats.t.sf(abs(test.t), 63)
+    assert test.p_holm == min(1.0, 101 * raw)
+
+
+def _stored(runtime, verdict, aa_flagged, diff=(3.3, 2.9, 3.8)):
+    return {
+        "runtime": runtime,
+        "implementation": f"{runtime}/lib",
+        "primitive": "aes-128-gcm",
+        "operation": "leak",
+        "status": "ok",
+        "n_samples": 100_000,
+        "leak": {
+            "target": "open",
+            "verdict": verdict,
+            "summary": f"{verdict}: …",
+            "diff_ns": diff[0],
+            "diff_low_ns": diff[1],
+            "diff_high_ns": diff[2],
+            "fraction": diff[0] / 110,
+            "floor_ns": 0.9,
+            "aa_flagged": aa_flagged,
+            "replicates": [{}, {}],
+            "t": 7.5,
+            "blocks": 64,
+            "curve": [],
+        },
+    }
+
+
+def test_report_rows_show_the_size_the_floor_and_the_a_a_rate():
+    from cryptobench.report import leak as leak_report
+
+    results = [
+        _stored("rust", "leak", False),
+        _stored("rust", "no leak detected", True),
+        _stored("go", "not replicated", False),
+    ]
+    rows = leak_report.rows(results)
+    assert rows[0].difference == "3.30 ns (2.90…3.80)" and rows[0].fraction == "+3.00%"
+    assert rows[0].floor == "0.90 ns" and rows[0].verdict.startswith("leak (replicated in 2")
+    assert rows[2].verdict == "difference seen once, not replicated"
+    assert leak_report.aa_rates(results) == {"rust": (1, 2), "go": (0, 1)}
+    assert leak_report.notes(results)[1].endswith("go 0/1, rust 1/2.")
+    assert len(rows[0].cells()) == len(leak_report.COLUMNS)
