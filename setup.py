@@ -14,7 +14,8 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
-SHARED = ("catalog", "presets", "vectors", "runners")
+# docs/methodology.md: the HTML report's Methodology section is its rendering
+SHARED = ("catalog", "presets", "vectors", "runners", "docs/methodology.md")
 # what `make setup` writes into runners/ (their .gitignore files), when git cannot list sources
 BUILT = {"bin", "build", "target", "node_modules", "__pycache__", ".build.log"}
 
@@ -31,7 +32,8 @@ def source_files() -> list[Path]:
         ).stdout
         return [ROOT / p for p in out.decode().split("\0") if p and (ROOT / p).is_file()]
     except (OSError, subprocess.CalledProcessError):
-        files = [p for d in SHARED for p in (ROOT / d).rglob("*") if p.is_file()]
+        tops = [ROOT / d for d in SHARED]
+        files = [p for t in tops for p in ([t] if t.is_file() else t.rglob("*")) if p.is_file()]
         return [p for p in files if not BUILT & set(p.relative_to(ROOT).parts)]
 
 

@@ -4,10 +4,12 @@
 1. The skeleton (docs/adding-a-runner.md): each runner folder has a file for each role, its
    library code only in its lib_ files (and its leak file: the runtime's own equality
    controls and base64), and the clock read only in its timing file.
-2. Each runner's [setup] check command (formatter/linter in check mode). A runner whose
+2. No import cycle among a runner's files (runner_graph.py: includes, imports and, where the
+   files share one namespace, top-level symbols).
+3. Each runner's [setup] check command (formatter/linter in check mode). A runner whose
    toolchain is missing is skipped with a one-line reason.
 
-`--skeleton` runs only the first (no toolchain needed).
+`--skeleton` runs only the first two (no toolchain needed).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+import runner_graph  # noqa: E402  (scripts/ is no package)
 
 ROLES = ("main", "protocol", "dispatch", "registry", "timing", "hello")
 
@@ -233,6 +237,35 @@ def check_folder(folder: Path, sk: Skeleton) -> list[str]:
     return problems
 
 
+def source_files(folder: Path, sk: Skeleton) -> dict[str, str]:
+    """The runner's own source files (tests left out): path in the folder → text."""
+    paths = sorted({p for glob in sk.sources for p in folder.glob(glob) if p.is_file()})
+    rel = {p.relative_to(folder).as_posix(): p for p in paths}
+    return {
+        r: p.read_text(encoding="utf-8", errors="replace")
+        for r, p in rel.items()
+        if not re.fullmatch(sk.skip, r)
+    }
+
+
+def runner_cycles(folder: Path, lang: str) -> list[list[str]]:
+    """The import cycles among one runner's files: each the modules of one, sorted."""
+    sk = SKELETONS[lang]
+    graph = runner_graph.module_graph(lang, source_files(folder, sk), sk.comments, sk.strings)
+    return runner_graph.cycles(graph)
+
+
+def check_cycles(root: Path = ROOT) -> list[str]:
+    """Every runner folder with a skeleton: a line per import cycle among its files."""
+    problems = []
+    for toml in sorted((root / "runners").glob("*/runner.toml")):
+        folder = toml.parent
+        if folder.name in SKELETONS:
+            for part in runner_cycles(folder, folder.name):
+                problems.append(f"runners/{folder.name}: import cycle among {', '.join(part)}")
+    return problems
+
+
 def check_skeleton(root: Path = ROOT) -> list[str]:
     """Every runner folder (one with a runner.toml) against its language's skeleton."""
     problems = []
@@ -280,6 +313,12 @@ def main(argv: list[str]) -> int:
         print(f"[skeleton] {problem}")
     if not problems:
         print(f"[skeleton] every runner folder follows docs/adding-a-runner.md ({len(SKELETONS)})")
+    cycles = check_cycles()
+    for problem in cycles:
+        print(f"[cycles] {problem}")
+    if not cycles:
+        print("[cycles] no import cycle in any runner")
+    problems += cycles
     names = [a for a in argv if not a.startswith("-")]
     failed = [] if "--skeleton" in argv else check_setup(names=names)
     return 1 if problems or failed else 0

@@ -5,7 +5,8 @@
    scripts/apt-core.txt, installed with apt-get when missing (as root; otherwise the
    command to run is printed).
 2. The orchestrator's virtual environment at .venv (pinned dependencies from pyproject.toml,
-   plus each runner's requirements.txt for runners that run in it); the test tools (pytest,
+   plus each runner's requirements.txt for runners that run in it, every version, transitive
+   ones included, held by requirements.lock); the test tools (pytest,
    ruff, playwright, pyperf, …: the `dev` extra) only with --test-tools.
 3. Each runner's [setup] build command, in its folder. A runner that fails to build is
    reported with the tail of its log and skipped later; the others go on.
@@ -87,6 +88,8 @@ def venv(extra_requirements: list[Path], dev: bool) -> None:
         "install",
         "-q",
         "--disable-pip-version-check",
+        "-c",  # every package's version, transitive ones included
+        str(ROOT / "requirements.lock"),
     ]
     say("installing the orchestrator and its pinned dependencies into .venv")
     subprocess.run([*pip, "-e", f"{ROOT}[dev]" if dev else str(ROOT)], check=True)

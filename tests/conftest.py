@@ -70,6 +70,20 @@ def run_cli():
     return cli
 
 
+# `cryptobench run` of one case every setup can measure, briefly: python's md5 at 64 B.
+QUICK_RUN = (
+    "run",
+    "--runtime",
+    "python",
+    "--primitive",
+    "md5",
+    "--size",
+    "64",
+    "--time-per-case",
+    "0.05",
+)
+
+
 # In CI (`CRYPTOBENCH_STRICT=1`, set by .ci/run) everything was set up by `make test` itself,
 # so a conformance or browser test that skips (a runner not built, no Chromium) is a failure:
 # a suite that cannot run must not pass silently. Only a test that does not apply to a runner
@@ -78,6 +92,7 @@ STRICT_SUITES = (
     "test_conformance.py",
     "test_conformance_hostile.py",
     "test_browser.py",
+    "test_screenshots.py",
     "test_exports.py",
     "test_instructions_valgrind.py",
 )
@@ -134,3 +149,29 @@ def runner(request):
     hello = proc.start(spec.startup_timeout)
     yield spec, proc, hello
     proc.close()
+
+
+def built(runtime: str) -> bool:
+    """Whether this runtime's runner is discovered and built here."""
+    spec = next((s for s in discover() if s.runtime_id == runtime), None)
+    return spec is not None and not spec.skipped
+
+
+def compute_errors(runtime: str, impl: str, primitive: str, requests) -> list[str | None]:
+    """The error kind (None: an answer) of each ``(operation, inputs)`` compute request sent
+    to a fresh ``runtime`` runner process, in order."""
+    import json
+
+    spec = next(s for s in discover() if s.runtime_id == runtime)
+    lines = "".join(
+        json.dumps({"id": i, "op": "compute", "impl": impl, "primitive": primitive,
+                    "operation": op, "inputs": inputs, "params": {}}) + "\n"
+        for i, (op, inputs) in enumerate(requests, 1)
+    )  # fmt: skip
+    res = subprocess.run(
+        spec.command, cwd=spec.folder, input=lines, capture_output=True, text=True,
+        timeout=120, env={**os.environ, **spec.env},
+    )  # fmt: skip
+    answers = [json.loads(line) for line in res.stdout.splitlines() if line.strip()]
+    answers = [a for a in answers if "error" in a or "result" in a or "output" in a]
+    return [a.get("error", {}).get("kind") for a in answers]

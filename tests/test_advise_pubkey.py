@@ -127,3 +127,41 @@ def test_cli_signature_json_carries_level_day_and_parts():
     assert set(out["recommendation"]["parts_ns"]) == {"sign", "verify"}
     assert any(r.startswith("dated transitions") for r in out["reasons"])
     assert out["margin"]["ratio"] > 1
+
+
+def test_pq_key_exchange_ranks_the_kems_of_category_3(cat):
+    a = ranked(cat, "key-exchange-pq")
+    assert [(e.row["implementation"], e.row["primitive"]) for e in a.ranking] == [
+        ("go/stdlib", "ml-kem-768"),
+        ("python/cryptography", "ml-kem-768"),
+        ("go/circl", "ml-kem-768"),
+        ("go/stdlib", "x25519-mlkem768"),
+    ]
+    best = a.recommendation.row
+    assert best["operation"] == "keygen+encaps+decaps"
+    assert set(best["parts"]) == {"keygen", "encaps", "decaps"}
+    assert "128-bit security" in dict(a.excluded)["ml-kem-512"]
+    assert a.margin.distinguishable and a.margin.low > 1
+    # the quantum-vulnerable key exchanges are another family: never ranked here
+    assert all(cat.get(e.row["primitive"]).family == "kem" for e in a.ranking)
+
+
+def test_pq_signature_ranks_ml_dsa_only(cat):
+    a = ranked(cat, "signature-pq")
+    assert {e.row["primitive"] for e in a.ranking} == {"ml-dsa-65"}
+    assert a.recommendation.row["implementation"] == "go/circl"
+    assert "not one of signature-pq's choices" in dict(a.excluded)["ed25519"]
+
+
+def test_cli_pq_flag_picks_the_post_quantum_use_and_refuses_others():
+    res = cli(
+        "advise",
+        *("--use", "key-exchange", "--pq", "--from", str(FIXTURE), "--no-measure"),
+        *("--format", "json"),
+    )
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["use"] == "key-exchange-pq" and out["security_bits"] == 192
+    assert out["recommendation"]["primitive"] == "ml-kem-768"
+    bad = cli("advise", "--use", "password", "--pq", "--from", str(FIXTURE), "--no-measure")
+    assert bad.returncode == 2 and "--pq applies to" in bad.stderr

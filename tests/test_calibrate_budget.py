@@ -85,9 +85,65 @@ def test_the_splitter_takes_what_fits_in_order_and_names_the_rest():
 
 
 def test_a_search_is_planned_from_the_target():
-    # start, a first probe of two calls and two of three, each with its verification
+    # start, a first probe of two calls at a quarter of the target (the policy's start steers),
+    # and two of three at the target, each with its verification and the untimed call
     got = budget.search_s(0.25, 0.5)
-    assert got == pytest.approx(0.5 + (2 + 1 + 2) * 0.25 + 2 * (2 + 1 + 3) * 0.25)
+    assert got == pytest.approx(0.5 + (2 + 1 + 2) * 0.25 / 4 + 2 * (2 + 1 + 3) * 0.25)
+
+
+def impl_case(impl_id: str) -> Case:
+    case = argon2_case()
+    rid = impl_id.split("/")[0]
+    impl = Implementation(impl_id, rid, impl_id.split("/")[1], "1", {}, case.impl.primitives)
+    return Case(impl, case.prim, case.operation, case.size, case.params)
+
+
+def test_the_plan_reserves_each_admitted_implementations_rounds():
+    plan = budget.Plan(60.0, CALL_S, 3, {"x": 0.1})
+    search, need = plan.need(impl_case("x/a"))
+    rounds_s = budget.rounds_s(impl_case("x/a"), CALL_S * 1.15, 3, plan.starts)
+    assert need == pytest.approx(rounds_s - 3 * rounds.PROBE_S)  # the drift probe: once a round
+    usable = 60.0 * (1 - budget.MARGIN) - 3 * rounds.PROBE_S
+    admitted, left = [], 60.0
+    for i in range(20):
+        got = plan.admit(impl_case(f"x/i{i}"), left)
+        if isinstance(got, budget.Unanswered):
+            assert got.need_s == pytest.approx(search + need)
+            assert "its search and rounds would need" in got.text()
+            continue
+        assert got == pytest.approx(search)  # the search's share
+        admitted.append(i)
+        left -= got  # each search took its whole share: the worst case
+    n = len(admitted)
+    assert admitted == list(range(n))  # all alike: the first n, the rest not started
+    assert n == int(usable // (search + need)) and n >= 1
+    # what the admitted searches and their reserved rounds take fits the budget
+    assert n * search + sum(plan.reserved.values()) <= usable
+    assert plan.total_s([impl_case(f"x/i{i}") for i in admitted]) <= 60.0 * (1 - budget.MARGIN)
+
+
+def test_a_search_that_ends_early_leaves_room_for_another():
+    plan = budget.Plan(60.0, CALL_S, 3, {"x": 0.1})
+    search, need = plan.need(impl_case("x/a"))
+
+    def count(spent_share: float) -> int:
+        plan.reserved.clear()
+        left, n = 60.0, 0
+        for i in range(40):
+            got = plan.admit(impl_case(f"x/i{i}"), left)
+            if not isinstance(got, budget.Unanswered):
+                n, left = n + 1, left - spent_share * got
+        return n
+
+    assert count(0.5) > count(1.0)
+
+
+def test_the_order_takes_every_runtime_once_before_any_twice():
+    items = ["c/a", "c/b", "c/c", "go/a", "java/a", "java/b", "java@25/a", "rust@native/a"]
+    got = budget.interleave(items, lambda x: x.split("/")[0])
+    # runtime variants (the same libraries again) after every other implementation
+    assert got == ["c/a", "go/a", "java/a", "c/b", "java/b", "c/c", "java@25/a", "rust@native/a"]
+    assert sorted(got) == sorted(items)
 
 
 def test_every_implementation_is_searched_before_any_rounds(kdf_runner):  # noqa: F811

@@ -78,17 +78,21 @@ def test_a_probe_is_the_median_of_several_calls():
 
 # -- the neighbour probe -------------------------------------------------------------------------
 def test_the_neighbour_is_probed_and_the_nearer_cost_chosen():
-    # bcrypt cost 12 takes 300 ms (+20%): the law points back at 12, so cost 11 (150 ms, −40%)
-    # is probed too, and 12 (nearer) kept
+    # 170 ms at cost 11: cost 12 is +36%, the law points back at 12, and cost 11 would be −32%
+    # by it: probed too, nearer, and chosen
     calls = []
-    s = search("bcrypt", lambda cost: 150e6 * 2.0 ** (cost - 11), calls)
-    assert values(s) == [6, 12, 11]
-    assert s.prepared.value == 12
-    assert "cost=12 was +20%: probed cost=11 too" in s.stopped
-    assert [c[2] for c in calls] == [FIRST_PROBE_CALLS, PROBE_CALLS, PROBE_CALLS]
-    # 170 ms at cost 11: cost 12 is +36%, cost 11 −32%: the neighbour is nearer and chosen
-    s = search("bcrypt", lambda cost: 170e6 * 2.0 ** (cost - 11))
+    s = search("bcrypt", lambda cost: 170e6 * 2.0 ** (cost - 11), calls)
     assert values(s) == [6, 12, 11] and s.prepared.value == 11
+    assert "cost=12 was +36%: probed cost=11 too" in s.stopped
+    assert [c[2] for c in calls] == [FIRST_PROBE_CALLS, PROBE_CALLS, PROBE_CALLS]
+
+
+def test_a_doubling_step_the_law_puts_farther_off_is_not_probed():
+    # bcrypt cost 12 takes 300 ms (+20%): cost 11 would be −40% by the law, far worse: no probe
+    # (the verdict names it); Argon2's linear law is not trusted that far (below)
+    s = search("bcrypt", lambda cost: 150e6 * 2.0 ** (cost - 11))
+    assert values(s) == [6, 12] and s.prepared.value == 12
+    assert "cost=11 would be -40% by the law: not probed" in s.stopped
 
 
 def test_no_neighbour_probe_when_on_target():
@@ -96,11 +100,47 @@ def test_no_neighbour_probe_when_on_target():
     assert values(s) == [6, 12] and s.prepared.value == 12
 
 
-def test_argon2_linear_search_uses_the_line_through_two_probes():
-    # a fixed cost of 40 ms plus 70 ms a pass: t=1 110 ms, the ratio law says t=2 (180 ms,
-    # −28%), the line through both says t=3 (250 ms)
+def test_argon2_first_prediction_counts_the_fixed_cost():
+    # a fixed cost of 40 ms plus 70 ms a pass: t=1 110 ms; the ratio law alone would say t=2
+    # (180 ms, −28%); with the fixed cost's prior (FIXED_PASSES) it says t=3 (250 ms) at once
     s = search("argon2id", lambda t: 40e6 + 70e6 * t)
-    assert values(s) == [1, 2, 3] and s.prepared.value == 3
+    assert values(s) == [1, 3] and s.prepared.value == 3
+
+
+def test_argon2_linear_search_uses_the_line_through_two_probes():
+    # no fixed cost: t=1 25 ms, the prior says t=14 (350 ms, +40%), the line through both
+    # probes t=10 (250 ms)
+    s = search("argon2id", lambda t: 25e6 * t)
+    assert values(s) == [1, 14, 10] and s.prepared.value == 10
+
+
+def test_a_probe_within_ten_percent_ends_the_search():
+    # bcrypt cost 12 at 270 ms (+8%): no neighbour probe, the rounds decide
+    s = search("bcrypt", lambda cost: 270e6 * 2.0 ** (cost - 12))
+    assert values(s) == [6, 12] and "within 10% of the target" in s.stopped
+
+
+def test_no_probe_past_the_searchs_share():
+    # 25 ms a pass: the second probe is off by +40%; a share spent by then allows no third
+    calls = []
+    sr = searcher("argon2id", lambda t: 25e6 * t, calls)
+    now = [0.0]
+    sr.clock = lambda: now[0]
+    real = sr.bench
+
+    def bench(p):
+        run = real(p)
+
+        def timed(iterations, batches, timeout):
+            now[0] += 1.0  # each probe: a second of the fake clock
+            return run(iterations, batches, timeout)
+
+        return timed
+
+    sr.bench = bench
+    s = Search(Implementation("x/y", "x", "y", "1", {}, {}), "verify")
+    sr.run(s, share_s=2.5)  # a third probe at the target (6 calls, 1.5 s) would end at 3.5 s
+    assert values(s) == [1, 14] and "share of the time budget was spent" in s.stopped
 
 
 def test_the_least_value_too_slow_is_kept_and_its_neighbour_probed():

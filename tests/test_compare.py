@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from cryptobench import stats
 from cryptobench.report import comparison
 from cryptobench.results import compare
 
@@ -206,3 +207,60 @@ def test_a_moved_drift_probe_is_a_warning():
     b["run"]["probes"] = [{"round": 1, "median_ns": 2200.0}, {"round": 2, "median_ns": 2210.0}]
     warns = compare.compare(a, b).warnings
     assert any("drift probe moved +10" in w for w in warns)
+
+
+def _probed(doc: dict, level: float, machine_id: str = "m1") -> dict:
+    """The document with four drift probes at ``level`` × 2000 ns (±1% apart, ±0.5% each)."""
+    out = json.loads(json.dumps(doc))
+    out["machine"]["machine_id"] = machine_id
+    out["run"]["probes"] = [
+        {"round": i + 1, "median_ns": m, "ci_low_ns": m * 0.995, "ci_high_ns": m * 1.005}
+        for i, m in enumerate(2000.0 * level * f for f in (1.0, 1.01, 0.99, 1.005))
+    ]
+    return out
+
+
+def test_the_machines_shift_is_taken_out_of_every_ratio_on_one_machine():
+    base = make_doc()
+    a = _probed(_with_rounds(base, [1.0, 1.01, 0.99]), 1.0)
+    # the machine ran 6% slower in B: every case and the probe alike, one case 20% more
+    b = _probed(_with_rounds(base, [1.06, 1.07, 1.05]), 1.06)
+    b["results"][0]["rounds"] = [
+        {**x, **{k: x[k] * 1.2 for k in ("median_ns", "ci_low_ns", "ci_high_ns")}}
+        for x in b["results"][0]["rounds"]
+    ]
+    raw = compare.compare(a, b, machine="none")
+    assert raw.level is None and len(raw.significant) == len(raw.cases)
+    assert any("drift probe moved +6" in w for w in raw.warnings)
+    cmp = compare.compare(a, b)  # auto: one machine id, so the probe's shift comes out
+    assert cmp.level.ratio == pytest.approx(1.06) and cmp.level.low < 1.06 < cmp.level.high
+    slowed = compare.case_key(b["results"][0])
+    assert [c.key for c in cmp.significant] == [slowed]
+    assert cmp.significant[0].ratio == pytest.approx(1.2, rel=1e-4)
+    assert not any("drift probe moved +6" in w for w in cmp.warnings)
+    text = comparison.render("table", cmp, "a", "b")
+    assert "machine level: the drift probe took 1.060× as long in B" in text
+    assert json.loads(comparison.render("json", cmp, "a", "b"))["machine_level"]["probe_ratio"] == (
+        pytest.approx(1.06)
+    )
+
+
+def test_between_machines_only_an_explicit_probe_level_adjusts():
+    a = _probed(_with_rounds(make_doc(), [1.0, 1.01, 0.99]), 1.0, "m1")
+    b = _probed(_with_rounds(make_doc(), [1.5, 1.51, 1.49]), 1.5, "m2")
+    assert compare.compare(a, b).level is None  # the difference between machines is the point
+    assert compare.compare(a, b, machine="probe").level.ratio == pytest.approx(1.5)
+    unprobed = {**b, "run": {**b["run"], "probes": []}}
+    warns = compare.compare(a, unprobed, machine="probe").warnings
+    assert any("no drift probe in both runs" in w for w in warns)
+
+
+def test_the_probes_uncertainty_widens_the_adjusted_ratio():
+    a = compare.rounds_estimate(
+        {"rounds": _with_rounds(make_doc(), [1.0, 1.01, 0.99])["results"][0]["rounds"]}
+    )
+    pa, pb = (compare.probe_estimate(_probed(make_doc(), lv)) for lv in (1.0, 1.0))
+    plain = stats.rounds_diff(a, a)
+    adjusted = stats.rounds_diff(a, a, level=(pa, pb))
+    assert adjusted.ratio == pytest.approx(1.0)
+    assert adjusted.high / adjusted.low > plain.high / plain.low

@@ -34,6 +34,14 @@ def test_an_unknown_feature_is_a_usage_error_listing_the_valid_ones():
     assert "-sha" in str(exc.value) and "baseline" in str(exc.value)
 
 
+def test_features_are_refused_on_a_machine_that_is_not_x86_64():
+    assert cf.parse("-sha", machine="x86_64") == ("sha",)
+    assert cf.parse("default", machine="aarch64") == ()  # the default paths need no feature
+    with pytest.raises(UsageError) as exc:
+        cf.parse("-sha", machine="aarch64")
+    assert exc.value.exit_code == 2 and "this machine is aarch64" in str(exc.value)
+
+
 def test_openssl_sha_clears_bit_29_of_the_second_word():
     env, args = cf.translate(table("c"), ("sha",))
     assert env == {"OPENSSL_ia32cap": "~0x0:~0x20000000"} and args == []

@@ -11,7 +11,7 @@ import shlex
 
 import pytest
 
-from .conftest import ROOT, cli
+from .conftest import QUICK_RUN, ROOT, cli
 
 BLOCK = re.compile(r"```console\n(.*?)```", re.S)
 
@@ -39,20 +39,7 @@ def test_documented_example_runs(command, expected):
     if args[0] == "run" and "--preset" in args:
         args += ["--runtime", "python"]  # the docs' presets, on the runtime every setup has
     if args[0] in ("show", "runs"):  # a read command needs a store to read
-        assert (
-            cli(
-                "run",
-                "--runtime",
-                "python",
-                "--primitive",
-                "md5",
-                "--size",
-                "64",
-                "--time-per-case",
-                "0.05",
-            ).returncode
-            == 0
-        )
+        assert cli(*QUICK_RUN).returncode == 0
     proc = cli(*args)
     assert proc.returncode == 0, proc.stderr
     if expected:

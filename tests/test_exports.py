@@ -22,7 +22,7 @@ import pytest
 from cryptobench.cli.common import FORMATS
 from cryptobench.report.exports import EXPORTS, cases
 
-from .conftest import ROOT, cli
+from .conftest import QUICK_RUN, ROOT, cli
 from .fakes import export_docs
 from .fakes.results_docs import HOSTILE, SCRIPT_BREAK, hostile_doc
 
@@ -317,15 +317,7 @@ def test_show_prints_an_export_of_a_stored_run(tmp_path):
 def test_run_writes_several_exports_at_once(tmp_path):
     gobench, pyperf_file = tmp_path / "run.txt", tmp_path / "run.json"
     proc = cli(
-        "run",
-        "--runtime",
-        "python",
-        "--primitive",
-        "md5",
-        "--size",
-        "64",
-        "--time-per-case",
-        "0.05",
+        *QUICK_RUN,
         "--rounds",
         "2",
         "--format",

@@ -98,3 +98,13 @@ def test_html_public_key_section_has_rates_and_sizes():
     part = html[start : html.index("</section>", start)]
     for text in ("ops/s", "µs/op (95% CI)", "public key (B)", "≤72", "go/stdlib", "ecdh-p256"):
         assert text in part
+
+
+def test_explore_shows_public_key_operations_as_time_not_throughput():
+    from cryptobench.report.html import views
+
+    data = views.data([page.Run(0, "run", DOC)])
+    at = {name: i for i, name in enumerate(data["fields"])}
+    pubkey = [rec for rec in data["records"] if rec[at["family"]] in ("kex", "signature")]
+    assert pubkey and all(rec[at["slow"]] == 1 for rec in pubkey)
+    assert 0 not in data["sizes"]  # no "MB/s at 0 B" size to choose

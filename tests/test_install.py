@@ -37,6 +37,8 @@ def source_copy(dest: Path) -> Path:
         shutil.copy2(ROOT / name, dest / name)
     for name in ("src", "catalog", "presets", "vectors", "runners"):
         shutil.copytree(ROOT / name, dest / name, ignore=skip)
+    (dest / "docs").mkdir()
+    shutil.copy2(ROOT / "docs" / "methodology.md", dest / "docs" / "methodology.md")
     return dest
 
 
@@ -115,3 +117,11 @@ def test_a_run_from_tmp_builds_its_runners_into_the_user_cache(venv):
     if shutil.which("go"):
         assert "go/stdlib" in ok and (cache / "go" / "bin" / "runner").exists()
     assert "python   ok: up to date" in proc.stdout
+
+
+def test_the_report_methodology_ships_in_the_package(venv):
+    """The HTML report's Methodology section renders docs/methodology.md (report/html/
+    methodology.py): the wheel carries it where paths.project_root() looks."""
+    found = list((venv / "venv").glob("lib/python*/site-packages/cryptobench/_share/docs/*.md"))
+    assert [p.name for p in found] == ["methodology.md"]
+    assert found[0].read_text() == (ROOT / "docs" / "methodology.md").read_text()

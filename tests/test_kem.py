@@ -1,12 +1,14 @@
 """Key encapsulation (issue 31): the ML-KEM catalog entries and their sizes, the stored
 Wycheproof subsets and how a test passes, how encaps outputs are split, and verification by
 use — a runner that answers a fixed key pair or encapsulation is caught before anything it
-times is kept (tests/fakes/fake_kem_runner.py) — and go, node and python agree."""
+times is kept (tests/fakes/fake_kem_runner.py) — and go, node and python agree, rust/rustcrypto
+with them (every Wycheproof vector; wrong lengths refused)."""
 
 from __future__ import annotations
 
 import json
-import sys
+import os
+import subprocess
 from collections import Counter
 from pathlib import Path
 
@@ -17,11 +19,13 @@ from cryptobench.catalog import primitives as catalog_mod
 from cryptobench.plan import cases as plan
 from cryptobench.runtimes.discovery import discover
 from cryptobench.runtimes.inputs import pubkey_inputs
+from cryptobench.runtimes.protocol import RunnerProcess
 from cryptobench.verify import wycheproof
 from cryptobench.verify import wycheproof_kem as wp_kem
 from cryptobench.verify.checks import VerifyError, expected_len
 from cryptobench.verify.kem import split_encapsulation
 from tests.conftest import cli
+from tests.fakes import verified_by_use
 
 CATALOG = catalog_mod.load()
 FAKE = Path(__file__).resolve().parent / "fakes" / "fake_kem_runner.py"
@@ -144,20 +148,10 @@ def test_wycheproof_encaps_with_randomness_or_unsupported():
 
 
 def _fake_runner(tmp_path, monkeypatch, mode: str) -> None:
-    folder = tmp_path / "runners" / f"fake-{mode}"
-    folder.mkdir(parents=True)
-    (folder / "runner.toml").write_text(
-        f'schema = 1\nruntime = "fake-{mode}"\nlanguage = "fake"\nstartup_timeout = 5\n'
-        f'[run]\ncommand = ["{sys.executable}", "{FAKE}", "{mode}"]\n'
-    )
-    monkeypatch.setenv("CRYPTOBENCH_RUNNERS", str(tmp_path / "runners"))
+    verified_by_use.install(tmp_path, monkeypatch, FAKE, mode)
 
 
-def _run(*args: str) -> tuple[int, dict]:
-    proc = cli("run", "--time-per-case", "0.05", "--rounds", "1", "--format", "json", *args)
-    doc = json.loads(proc.stdout)
-    got = {(r["primitive"], r["operation"]): r for r in doc["results"] if r["family"] != "noop"}
-    return proc.returncode, got
+_run = verified_by_use.run
 
 
 def _mlkem_in_venv() -> bool:
@@ -199,11 +193,7 @@ def test_a_fixed_key_pair_or_encapsulation_is_caught_before_timing(
     tmp_path, monkeypatch, mode, operation, why
 ):
     _fake_runner(tmp_path, monkeypatch, mode)
-    code, got = _run("--primitive", "ml-kem-768", "--operation", operation)
-    bad = got[("ml-kem-768", operation)]
-    assert code == 1
-    assert bad["status"] == "failed" and bad["median_ns"] is None and bad["samples"] == []
-    assert why in bad["error"]
+    verified_by_use.assert_caught_before_timing("ml-kem-768", operation, why)
 
 
 def _built(runtime: str) -> bool:
@@ -239,3 +229,160 @@ def test_go_node_python_agree_by_use_and_pass_wycheproof():
     py = tallies["python/cryptography"]  # no encapsulation with a given randomness
     assert py["failed"] == 0 and py["unsupported"] == 2 * SUBSET[("kem-encaps", "valid")]
     assert py["passed"] == 2 * (per_set - SUBSET[("kem-encaps", "valid")])
+
+
+def _ask_rust(requests: list[dict]) -> list[dict]:
+    spec = next(s for s in discover() if s.runtime_id == "rust")
+    lines = "".join(json.dumps({"id": i, **r}) + "\n" for i, r in enumerate(requests))
+    proc = subprocess.run(
+        spec.command, input=lines, capture_output=True, text=True, cwd=spec.folder, timeout=120
+    )
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+@pytest.mark.skipif(not _built("rust"), reason="rust runner not built")
+def test_rust_rustcrypto_refuses_wrong_lengths_and_never_errors_on_a_bad_ciphertext():
+    def ask(op, inputs):
+        return {"op": "compute", "impl": "rustcrypto", "primitive": "ml-kem-768",
+                "operation": op, "inputs": inputs, "params": {}}  # fmt: skip
+
+    seed, ct = "11" * 64, "33" * 1088
+    wrong = [
+        ask("keygen", {"key_seed": "11" * 32}),
+        ask("decaps", {"private_key": "11" * 63, "ciphertext": ct}),
+        ask("decaps", {"private_key": seed, "ciphertext": "33" * 1087}),
+        ask("encaps", {"public_key": "00" * 1183}),
+        ask("encaps", {"public_key": "ff" * 1184}),  # coefficients not reduced mod q
+        ask("encaps", {"public_key": "00" * 1184, "randomness": "42" * 31}),
+    ]
+    answers = _ask_rust([*wrong, ask("decaps", {"private_key": seed, "ciphertext": ct})] * 2)
+    kinds = [a.get("error", {}).get("kind") for a in answers]
+    assert kinds == ([*["invalid_params"] * len(wrong), None]) * 2
+    secrets = [a["result"]["output"] for a in answers if a["ok"]]  # implicit rejection: J(z||c)
+    assert len(secrets) == 2 and secrets[0] == secrets[1] and len(secrets[0]) == 64
+
+
+@pytest.mark.skipif(not all(_built(r) for r in ("rust", "go")), reason="rust or go not built")
+def test_rust_rustcrypto_agrees_with_go_and_passes_all_wycheproof():
+    prims = [a for p in SIZES for a in ("--primitive", p)]
+    res = cli("verify", "--runtime", "rust", "--runtime", "go", *prims, "--format", "json",
+              timeout=900)  # fmt: skip
+    assert res.returncode == 0, res.stderr[-2000:]
+    rows = [r for r in json.loads(res.stdout)["verification"] if r["primitive"] in SIZES]
+    rust = [r for r in rows if r["implementation"] == "rust/rustcrypto"]
+    ops = {(p, op) for p in SIZES for op in ("keygen", "encaps", "decaps")}
+    assert {(r["primitive"], r["operation"]) for r in rust} == ops
+    assert all(r["status"] == "ok" for r in rows)
+    for r in rust:  # its encapsulations decapsulated by go/circl, go's by it
+        if r["operation"] == "encaps":
+            assert "go/circl" in r["detail"], r
+    circl = [r for r in rows if r["implementation"] == "go/circl" and r["operation"] == "encaps"]
+    assert len(circl) == 3 and all("rust/rustcrypto" in r["detail"] for r in circl)
+    where = ("--impl", "rust/rustcrypto", *prims)
+    res = cli("verify", "--suite", "wycheproof", *where, "--format", "json", timeout=900)
+    assert res.returncode == 0, res.stderr[-2000:]
+    (tally,) = json.loads(res.stdout)["wycheproof"]
+    per_set = sum(SUBSET.values())  # it takes encaps' randomness: nothing unsupported
+    assert (tally["passed"], tally["unsupported"], tally["failed"]) == (3 * per_set, 0, 0)
+
+
+JAVA = ("java", "java@25")
+JAVA_KEM = {"java/bc", "java@25/bc", "java@25/jdk"}
+
+
+@pytest.mark.skipif(
+    not all(_built(r) for r in (*JAVA, "go")), reason="java, java@25 or go not built"
+)
+def test_java_bc_and_jdk_agree_with_go_and_pass_wycheproof():
+    where = ["--runtime", "java", "--runtime", "go", "--family", "kem"]
+    res = cli("verify", *where, "--format", "json", timeout=900)
+    assert res.returncode == 0, res.stderr[-2000:]
+    rows = [r for r in json.loads(res.stdout)["verification"] if r["primitive"] in SIZES]
+    impls = {r["implementation"] for r in rows}
+    assert impls >= JAVA_KEM and "java/jdk" not in impls  # JDK 17 has no ML-KEM (JEP 496: 24+)
+    assert {
+        (r["implementation"], r["primitive"]) for r in rows if r["implementation"] in JAVA_KEM
+    } == {(i, p) for i in JAVA_KEM for p in SIZES}
+    assert all(r["status"] == "ok" for r in rows)
+    for r in rows:  # every Java encapsulation is decapsulated by Go's (the JDK takes no seed)
+        if r["operation"] == "encaps" and r["implementation"] in JAVA_KEM:
+            assert "go/circl" in r["detail"], r
+    res = cli("verify", "--suite", "wycheproof", *where, "--format", "json", timeout=900)
+    assert res.returncode == 0, res.stderr[-2000:]
+    tallies = {t["implementation"]: t for t in json.loads(res.stdout)["wycheproof"]}
+    per_set = sum(SUBSET.values())  # seeds, m and the modulus check all reach BC and the JDK
+    for impl in JAVA_KEM:
+        got = tallies[impl]
+        assert (got["passed"], got["unsupported"], got["failed"]) == (3 * per_set, 0, 0), impl
+
+
+def _java_answers(runtime: str, impl: str, requests: list[tuple[str, str, dict]]) -> list[dict]:
+    """The answers of one fresh runner of `runtime` to compute requests (primitive, op, inputs)."""
+    spec = next(s for s in discover() if s.runtime_id == runtime)
+    lines = [
+        json.dumps({"id": i, "op": "compute", "impl": impl, "primitive": p, "operation": op,
+                    "inputs": inputs, "params": {}})
+        for i, (p, op, inputs) in enumerate(requests, 1)
+    ]  # fmt: skip
+    res = subprocess.run(
+        spec.command, cwd=spec.folder, input="\n".join(lines) + "\n", capture_output=True,
+        text=True, timeout=120, env={**os.environ, **spec.env},
+    )  # fmt: skip
+    return [json.loads(line) for line in res.stdout.splitlines() if line.strip()]
+
+
+# wrong lengths of every kem input (the ML-KEM-768 expanded decapsulation key is 2400 bytes),
+# and an encapsulation key whose coefficients are not reduced mod q (FIPS 203 §7.2)
+EK = keys.for_primitive("ml-kem-768").public_key
+WRONG_KEM = [
+    ("keygen", {"key_seed": "11" * 32}),
+    ("encaps", {"public_key": "22" * 1183}),
+    ("encaps", {"public_key": "ff" * 1184}),
+    ("encaps", {"public_key": EK, "randomness": "42" * 31}),
+    ("decaps", {"private_key": "11" * 2400, "ciphertext": "33" * 1088}),
+    ("decaps", {"private_key": "11" * 64, "ciphertext": "33" * 1087}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("runtime", "impl"), [("java", "bc"), ("java@25", "bc"), ("java@25", "jdk")]
+)
+def test_java_rows_refuse_wrong_lengths_as_invalid_params(runtime, impl):
+    if not _built(runtime):
+        pytest.skip(f"{runtime} not built")
+    answers = _java_answers(runtime, impl, [("ml-kem-768", op, i) for op, i in WRONG_KEM])
+    assert [a["error"]["kind"] for a in answers] == ["invalid_params"] * len(WRONG_KEM), answers
+
+
+@pytest.mark.skipif(not _built("java"), reason="java not built")
+def test_java17_does_not_offer_jdk_ml_kem_and_says_why():
+    spec = next(s for s in discover() if s.runtime_id == "java")
+    proc = RunnerProcess(spec.command, str(spec.folder), spec.env, spec.runtime_id)
+    try:
+        hello = proc.start(spec.startup_timeout)
+    finally:
+        proc.close()
+    jdk = next(i for i in hello["implementations"] if i["library"] == "jdk")
+    assert not set(SIZES) & set(jdk["primitives"])
+    assert "ML-KEM and ML-DSA not offered: this JDK (17)" in jdk["notes"]
+
+
+@pytest.mark.skipif(not _built("rust"), reason="rust runner not built")
+def test_rust_aws_lc_rs_encapsulates_only_and_refuses_invalid_keys():
+    # aws-lc-rs 1.19 keeps decapsulation keys in the expanded form only, with no seeded keygen
+    # and no given m: encaps is its one operation (docs/runners/rust.md, "Post-quantum")
+    prims = [a for p in SIZES for a in ("--primitive", p)]
+    where = ("--impl", "rust/aws-lc-rs", *prims)
+    res = cli("verify", *where, "--format", "json", timeout=900)
+    assert res.returncode == 0, res.stderr[-2000:]
+    rows = json.loads(res.stdout)["verification"]
+    assert all(r["status"] == "ok" for r in rows)  # the Wycheproof sample's row too
+    rows = [r for r in rows if r["primitive"] in SIZES]
+    assert {(r["primitive"], r["operation"]) for r in rows} == {(p, "encaps") for p in SIZES}
+    assert all("decapsulated by" in r["detail"] for r in rows)
+    res = cli("verify", "--suite", "wycheproof", *where, "--format", "json", timeout=900)
+    assert res.returncode == 0, res.stderr[-2000:]
+    (tally,) = json.loads(res.stdout)["wycheproof"]
+    refused = 3 * SUBSET[("kem-encaps", "invalid")]  # the invalid keys: sent without m
+    assert (tally["passed"], tally["failed"]) == (refused, 0)
+    assert tally["unsupported"] == 3 * sum(SUBSET.values()) - refused

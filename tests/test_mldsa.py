@@ -1,6 +1,7 @@
 """ML-DSA (issue 31) in the signature family: the catalog entries and their sizes, the stored
 Wycheproof subsets and how a signing test passes (verify/wycheproof_mldsa.py), and go, node
-and python signing and verifying each other's signatures, Wycheproof passed."""
+and python signing and verifying each other's signatures, Wycheproof passed; rust/rustcrypto
+with them, every Wycheproof vector passed (its signing takes the randomness)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ import pytest
 
 from cryptobench.catalog import keys
 from cryptobench.catalog import primitives as catalog_mod
-from cryptobench.runtimes.discovery import discover
 from cryptobench.verify import wycheproof
 from cryptobench.verify import wycheproof_mldsa as wp_mldsa
-from tests.conftest import cli
+from tests.conftest import built as _built
+from tests.conftest import cli, compute_errors
 
 CATALOG = catalog_mod.load()
 # FIPS 204 Table 2: (public key, signature) bytes; the private key is the 32-byte seed ξ
@@ -95,11 +96,6 @@ def test_wycheproof_signing_with_a_wrong_length_key_must_be_refused():
         wp_mldsa.check(Answers({"sign": ("22" * 3309, None)}), case)
 
 
-def _built(runtime: str) -> bool:
-    spec = next((s for s in discover() if s.runtime_id == runtime), None)
-    return spec is not None and not spec.skipped
-
-
 RUNTIMES = ("go", "node", "python")
 
 
@@ -137,3 +133,73 @@ def test_go_node_python_verify_each_other_and_pass_wycheproof():
     py = tallies["python/cryptography"]  # hedged signing only: the exact signatures unsupported
     signing = sum(want[("mldsa-sign", "valid")] for want in STORED.values())
     assert (py["passed"], py["unsupported"], py["failed"]) == (run - signing, signing, 0)
+
+
+@pytest.mark.skipif(not all(_built(r) for r in ("rust", "go")), reason="rust or go not built")
+def test_rust_rustcrypto_verifies_with_the_others_and_passes_all_wycheproof():
+    prims = [a for p in SIZES for a in ("--primitive", p)]
+    res = cli("verify", "--runtime", "rust", "--runtime", "go", *prims, "--format", "json",
+              timeout=900)  # fmt: skip
+    assert res.returncode == 0, res.stderr[-2000:]
+    rows = [r for r in json.loads(res.stdout)["verification"] if r["primitive"] in SIZES]
+    rust = [r for r in rows if r["implementation"] == "rust/rustcrypto"]
+    ops = {(p, op) for p in SIZES for op in ("keygen", "sign", "verify")}
+    assert {(r["primitive"], r["operation"]) for r in rust} == ops
+    assert all(r["status"] == "ok" for r in rows)
+    for r in rust:  # its signatures verified by go/circl; circl's verified by it
+        if r["operation"] == "sign":
+            assert "go/circl" in r["detail"], r
+    circl = [r for r in rows if r["implementation"] == "go/circl" and r["operation"] == "sign"]
+    assert len(circl) == 3 and all("rust/rustcrypto" in r["detail"] for r in circl)
+    where = ("--impl", "rust/rustcrypto", *prims)
+    res = cli("verify", "--suite", "wycheproof", *where, "--format", "json", timeout=900)
+    assert res.returncode == 0, res.stderr[-2000:]
+    (tally,) = json.loads(res.stdout)["wycheproof"]
+    run = sum(n for want in STORED.values() for n in want.values())
+    assert (tally["passed"], tally["unsupported"], tally["failed"]) == (run, 0, 0)
+
+
+JAVA_MLDSA = {"java/bc", "java@25/bc", "java@25/jdk"}
+
+
+@pytest.mark.skipif(
+    not all(_built(r) for r in ("java", "java@25", "go")), reason="java, java@25 or go not built"
+)
+def test_java_bc_and_jdk_verify_with_go_and_pass_wycheproof():
+    prims = [a for p in SIZES for a in ("--primitive", p)]
+    where = ["--runtime", "java", "--runtime", "go", *prims]
+    res = cli("verify", *where, "--format", "json", timeout=900)
+    assert res.returncode == 0, res.stderr[-2000:]
+    rows = [r for r in json.loads(res.stdout)["verification"] if r["primitive"] in SIZES]
+    impls = {r["implementation"] for r in rows}
+    assert impls >= JAVA_MLDSA and "java/jdk" not in impls  # JDK 17 has no ML-DSA (JEP 497: 24+)
+    assert all(r["status"] == "ok" for r in rows)
+    for r in rows:  # every Java signature verified by circl (the JDK takes no seed)
+        if r["operation"] == "sign" and r["implementation"] in JAVA_MLDSA:
+            assert "go/circl" in r["detail"], r
+    res = cli("verify", "--suite", "wycheproof", *where, "--format", "json", timeout=900)
+    assert res.returncode == 0, res.stderr[-2000:]
+    tallies = {t["implementation"]: t for t in json.loads(res.stdout)["wycheproof"]}
+    run = sum(n for want in STORED.values() for n in want.values())  # rnd reaches both
+    for impl in JAVA_MLDSA:
+        got = tallies[impl]
+        assert (got["passed"], got["unsupported"], got["failed"]) == (run, 0, 0), impl
+
+
+# wrong lengths of every ML-DSA-65 input (the expanded private key is 4032 bytes)
+WRONG_MLDSA = [
+    ("keygen", {"key_seed": "11" * 64}),
+    ("sign", {"private_key": "11" * 4032, "msg": ""}),
+    ("sign", {"private_key": "11" * 32, "msg": "", "randomness": "00" * 16}),
+    ("verify", {"public_key": "22" * 1951, "msg": "", "signature": "33" * 3309}),
+]
+
+
+@pytest.mark.parametrize(
+    ("runtime", "impl"), [("java", "bc"), ("java@25", "bc"), ("java@25", "jdk")]
+)
+def test_java_rows_refuse_wrong_lengths_as_invalid_params(runtime, impl):
+    if not _built(runtime):
+        pytest.skip(f"{runtime} not built")
+    kinds = compute_errors(runtime, impl, "ml-dsa-65", WRONG_MLDSA)
+    assert kinds == ["invalid_params"] * len(WRONG_MLDSA), kinds

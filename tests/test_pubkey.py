@@ -6,7 +6,6 @@ runner, tests/fakes/fake_pubkey_runner.py), and python and go agree across imple
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from cryptobench.verify import wycheproof
 from cryptobench.verify.checks import VerifyError
 from cryptobench.verify.pubkey import der_length, flipped, split_pair
 from tests.conftest import cli
+from tests.fakes import verified_by_use
 
 CATALOG = catalog_mod.load()
 FAKE = Path(__file__).resolve().parent / "fakes" / "fake_pubkey_runner.py"
@@ -109,20 +109,10 @@ def test_the_flipped_bit_is_not_in_ecdsa_s():
 
 
 def _fake_runner(tmp_path, monkeypatch, mode: str) -> None:
-    folder = tmp_path / "runners" / f"fake-{mode}"
-    folder.mkdir(parents=True)
-    (folder / "runner.toml").write_text(
-        f'schema = 1\nruntime = "fake-{mode}"\nlanguage = "fake"\nstartup_timeout = 5\n'
-        f'[run]\ncommand = ["{sys.executable}", "{FAKE}", "{mode}"]\n'
-    )
-    monkeypatch.setenv("CRYPTOBENCH_RUNNERS", str(tmp_path / "runners"))
+    verified_by_use.install(tmp_path, monkeypatch, FAKE, mode)
 
 
-def _run(*args: str) -> tuple[int, dict]:
-    proc = cli("run", "--time-per-case", "0.05", "--rounds", "1", "--format", "json", *args)
-    doc = json.loads(proc.stdout)
-    got = {(r["primitive"], r["operation"]): r for r in doc["results"] if r["family"] != "noop"}
-    return proc.returncode, got
+_run = verified_by_use.run
 
 
 def test_an_honest_runner_is_measured_with_wire_bytes(tmp_path, monkeypatch):
@@ -154,11 +144,7 @@ def test_a_fixed_key_pair_or_signature_is_caught_before_timing(
     tmp_path, monkeypatch, mode, operation, why
 ):
     _fake_runner(tmp_path, monkeypatch, mode)
-    code, got = _run("--primitive", "ecdsa-p256-sha256", "--operation", operation)
-    bad = got[("ecdsa-p256-sha256", operation)]
-    assert code == 1
-    assert bad["status"] == "failed" and bad["median_ns"] is None and bad["samples"] == []
-    assert why in bad["error"]
+    verified_by_use.assert_caught_before_timing("ecdsa-p256-sha256", operation, why)
 
 
 def _built(runtime: str) -> bool:

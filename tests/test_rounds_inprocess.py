@@ -149,11 +149,32 @@ def test_the_estimate_is_the_plans_own_arithmetic():
     c.append(replace(one.case, prim=catalog.load().get("sha512")))
     starts = {"c": 0.03, "jvm": 2.0}
     got = r.estimate(c, 0.5, 5, set(), starts)
-    per_case = max(0.5 / 5, r.CASE_FLOOR_S) + r.CALIBRATE_S
-    want = 5 * (2 * 0.03 + 3 * per_case) + 5 * r.PROBE_S
+    # a round asks for its share in ~6 ms batches (never fewer than its floor of 5); the
+    # calibration is the first round's only
+    per_round = (0.5 / 5 / r.BATCH_S + r.LEAD_BATCHES) * (r.BATCH_S + r.BATCH_EXTRA_DEFAULT_S)
+    want = 5 * (2 * 0.03 + 3 * per_round) + 3 * r.CALIBRATE_S + 5 * r.PROBE_S
     assert got == pytest.approx(want)
     jvm = [p.case for p in _prepared("jvm", sizes=(16, 64))]
     got = r.estimate(jvm, 0.5, 5, {"jvm"}, starts, 3, {"jvm"})
-    per_case = max(0.5 / 3, r.CASE_FLOOR_S) + r.CALIBRATE_S
-    want = 3 * (2.0 + r.JIT_WARM_S + r.GROUP_WARM_S + 2 * per_case) + 5 * r.PROBE_S
-    assert got == pytest.approx(want)
+    per_round = (0.5 / 3 / r.BATCH_S + r.LEAD_BATCHES) * (r.BATCH_S + r.BATCH_EXTRA_DEFAULT_S)
+    want = 3 * (2.0 + r.JIT_WARM_S + r.GROUP_WARM_S + 2 * per_round)
+    assert got == pytest.approx(want + 2 * r.CALIBRATE_S + 5 * r.PROBE_S)
+
+
+def test_the_estimate_on_fixed_inputs():
+    """The `default` preset's arithmetic for one C case and one Python case (0.3 s a case,
+    8 rounds, 6 ms batches), and a floor that outweighs a tiny share; numbers worked by hand."""
+    from cryptobench.measure import rounds as r
+
+    (c,) = [p.case for p in _prepared("c", sizes=(64,))]
+    py = replace(c, impl=replace(c.impl, id="python/x", runtime_id="python"))
+    starts = {"c": 0.01, "python": 0.08}
+    # C: 0.3 / 8 = 37.5 ms a round: 6.25 batches + 0.25 leading, 6.7 ms each = 43.55 ms
+    got = r.estimate([c], 0.3, 8, set(), starts)
+    assert got == pytest.approx(8 * (0.01 + 0.04355) + 0.02 + 8 * 0.1)
+    # Python: the same batches at 12.5 ms each (6 ms of calls, 6.5 ms besides) = 81.25 ms
+    got = r.estimate([py], 0.3, 8, set(), starts)
+    assert got == pytest.approx(8 * (0.08 + 0.08125) + 0.02 + 8 * 0.1)
+    # a 1 ms share: the round's floor of 5 batches (+0.25) decides
+    got = r.estimate([c], 0.008, 8, set(), starts)
+    assert got == pytest.approx(8 * (0.01 + 5.25 * 0.0067) + 0.02 + 8 * 0.1)

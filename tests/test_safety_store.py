@@ -217,3 +217,19 @@ def test_the_html_report_reads_a_run_without_its_raw_samples(run_cli, isolated):
     assert any(r.get("samples") for r in full)
     assert not any("samples" in r or "warmup_samples" in r for r in lean)
     assert [r["median_ns"] for r in lean] == [r["median_ns"] for r in full]
+
+
+def test_a_long_code_path_is_admitted_and_markup_in_it_is_not():
+    from cryptobench.catalog import primitives
+    from cryptobench.results import admit
+
+    cat = primitives.load()
+    doc = json.loads((Path(__file__).parent / "fixtures" / "report-run.json").read_text())
+    row = next(r for r in doc["results"] if r["family"] != "noop")
+    botan_like = "CPUID flags " + ", ".join(f"feature{i}" for i in range(40))  # > 300 chars
+    assert len(botan_like) > 300
+    assert admit.row_problem({**row, "code_path": botan_like}, cat) is None
+    marked = admit.row_problem({**row, "code_path": botan_like + "<script>"}, cat)
+    assert marked.startswith("code_path holds markup")
+    assert admit.row_problem({**row, "code_path": "x" * 2001}, cat).startswith("code_path")
+    assert admit.row_problem({**row, "library": "x" * 201}, cat).startswith("library")

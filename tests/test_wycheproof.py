@@ -45,6 +45,10 @@ def test_every_file_loads_with_the_catalogs_primitives():
         "ml-dsa-44",
         "ml-dsa-65",
         "ml-dsa-87",
+        # the ACVP SLH-DSA subset (vectors/acvp/), run beside the Wycheproof files
+        "slh-dsa-sha2-128s",
+        "slh-dsa-sha2-128f",
+        "slh-dsa-shake-128f",
     }
     gcm = CASES["aes-128-gcm"]
     assert all(c.sizes["key"] == 16 for c in gcm)  # the AES-192 groups are not read
@@ -132,6 +136,22 @@ def test_accepting_an_undeclared_nonce_is_a_contract_failure():
 def test_a_wrong_seal_and_an_accepted_forgery_fail():
     assert any("seal gave" in f for f in run_fake("wrong-seal").failed)
     assert any("accepted an invalid vector" in f for f in run_fake("accepts-forgery").failed)
+
+
+class Refuses:
+    """A verifier that fails the test if the suite calls it at all."""
+
+    def compute(self, impl, prim, op, inputs, params):
+        raise AssertionError(f"{op} called on an implementation that does not offer it")
+
+
+def test_a_sign_only_offer_gets_no_verify_vectors():
+    offer = Offer(operations=("keygen", "sign"))
+    impl = Implementation("fake/lib", "fake", "lib", "1", {}, {"ecdsa-p256-sha256": offer})
+    cases = {"ecdsa-p256-sha256": CASES["ecdsa-p256-sha256"]}
+    t = wycheproof.Suite(Refuses(), CATALOG).run(impl, cases)
+    assert t.ok and t.passed == 0
+    assert t.unsupported == {"unsupported: no verify offered": len(cases["ecdsa-p256-sha256"])}
 
 
 def test_verify_suite_wycheproof_through_the_cli():

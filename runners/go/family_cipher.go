@@ -215,12 +215,3 @@ func aeadOps(makeAEAD newKeyed[cipher.AEAD]) map[string]builder {
 func ctrOps(makeBlock newKeyed[cipher.Block]) map[string]builder {
 	return map[string]builder{"encrypt": ctrOp(makeBlock, false), "roundtrip": ctrOp(makeBlock, true)}
 }
-
-func firstError(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}

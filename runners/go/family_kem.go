@@ -55,30 +55,6 @@ func kemOps[E, D any](s kemScheme[E, D]) map[string]builder {
 	}
 }
 
-// seededKeygenOp is keygenOp with a seed of the scheme's own length.
-func seededKeygenOp(gen keyGen, size int) builder {
-	return func(in inputs, p *params) (prepared, error) {
-		var seed []byte
-		if in.present["key_seed"] {
-			s, err := in.get("key_seed")
-			if err != nil {
-				return prepared{}, err
-			}
-			if len(s) != size {
-				return prepared{}, errorf(kindInvalidParams, "key_seed is %d bytes, not %d", len(s), size)
-			}
-			seed = s
-		}
-		return prepared{run: func() ([]byte, error) {
-			public, private, err := gen(seed)
-			if err != nil {
-				return nil, err
-			}
-			return append(append(make([]byte, 0, len(public)+len(private)), public...), private...), nil
-		}}, nil
-	}
-}
-
 // concat returns a ‖ b in a new slice.
 func concat(a, b []byte) []byte {
 	return append(append(make([]byte, 0, len(a)+len(b)), a...), b...)

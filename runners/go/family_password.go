@@ -14,14 +14,14 @@ type deriveFunc func(password, salt []byte) ([]byte, error)
 // error here can only come from the parameters, so it is invalid_params.
 func deriveOp(costs func(p *params) (deriveFunc, error)) builder {
 	return func(in inputs, p *params) (prepared, error) {
-		derive, err := costs(p)
+		kdf, err := costs(p)
 		pw, err2 := in.get("password")
 		salt, err3 := in.get("salt")
 		if err := firstError(err, err2, err3); err != nil {
 			return prepared{}, err
 		}
 		return prepared{run: func() ([]byte, error) {
-			key, err := derive(pw, salt)
+			key, err := kdf(pw, salt)
 			if err != nil {
 				return nil, errorf(kindInvalidParams, "%v", err)
 			}

@@ -66,8 +66,12 @@ func sigOps[K, P any](s sigScheme[K, P]) map[string]builder {
 	}
 }
 
-// keygenOp answers public key ‖ private key, from key_seed when it is sent.
-func keygenOp(gen keyGen) builder {
+// keygenOp answers public key ‖ private key, from a 32-byte key_seed when it is sent.
+func keygenOp(gen keyGen) builder { return seededKeygenOp(gen, 32) }
+
+// seededKeygenOp answers public key ‖ private key, from a key_seed of the scheme's own length
+// when it is sent.
+func seededKeygenOp(gen keyGen, size int) builder {
 	return func(in inputs, p *params) (prepared, error) {
 		var seed []byte
 		if in.present["key_seed"] {
@@ -75,8 +79,8 @@ func keygenOp(gen keyGen) builder {
 			if err != nil {
 				return prepared{}, err
 			}
-			if len(s) != 32 {
-				return prepared{}, errorf(kindInvalidParams, "key_seed is %d bytes, not 32", len(s))
+			if len(s) != size {
+				return prepared{}, errorf(kindInvalidParams, "key_seed is %d bytes, not %d", len(s), size)
 			}
 			seed = s
 		}

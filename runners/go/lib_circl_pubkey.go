@@ -16,6 +16,8 @@ func init() {
 	circlTable["ed25519"] = primitive{ops: sigOps(circlEd25519), native: "circl/sign/ed25519 Sign/Verify"}
 }
 
+var circlEd25519 = ed25519Scheme(ed25519.GenerateKey, ed25519.NewKeyFromSeed, ed25519.Sign, ed25519.Verify)
+
 func x25519Key(b []byte) (*x25519.Key, error) {
 	var k x25519.Key
 	if len(b) != x25519.Size {
@@ -50,32 +52,4 @@ var circlX25519 = kexScheme[*x25519.Key]{
 		}
 		return shared[:], nil
 	},
-}
-
-var circlEd25519 = sigScheme[ed25519.PrivateKey, ed25519.PublicKey]{
-	keygen: func(seed []byte) ([]byte, []byte, error) {
-		if seed == nil {
-			pub, priv, err := ed25519.GenerateKey(rand.Reader)
-			if err != nil {
-				return nil, nil, err
-			}
-			return pub, priv.Seed(), nil
-		}
-		priv := ed25519.NewKeyFromSeed(seed)
-		return priv.Public().(ed25519.PublicKey), priv.Seed(), nil
-	},
-	loadPrivate: func(b []byte) (ed25519.PrivateKey, error) {
-		if len(b) != ed25519.SeedSize {
-			return nil, fmt.Errorf("an Ed25519 private key is 32 bytes, not %d", len(b))
-		}
-		return ed25519.NewKeyFromSeed(b), nil
-	},
-	loadPublic: func(b []byte) (ed25519.PublicKey, error) {
-		if len(b) != ed25519.PublicKeySize {
-			return nil, fmt.Errorf("an Ed25519 public key is 32 bytes, not %d", len(b))
-		}
-		return ed25519.PublicKey(b), nil
-	},
-	sign:   func(key ed25519.PrivateKey, msg []byte) ([]byte, error) { return ed25519.Sign(key, msg), nil },
-	verify: ed25519.Verify,
 }

@@ -11,6 +11,7 @@ import (
 	"crypto/sha256"
 	"crypto/x509"
 	"fmt"
+	"io"
 	"math/big"
 )
 
@@ -64,32 +65,51 @@ func ecdhScheme(curve ecdh.Curve) kexScheme[*ecdh.PrivateKey] {
 	}
 }
 
-var stdEd25519 = sigScheme[ed25519.PrivateKey, ed25519.PublicKey]{
-	keygen: func(seed []byte) ([]byte, []byte, error) {
-		if seed == nil {
-			pub, priv, err := ed25519.GenerateKey(rand.Reader)
-			if err != nil {
-				return nil, nil, err
+var stdEd25519 = ed25519Scheme(ed25519.GenerateKey, ed25519.NewKeyFromSeed, ed25519.Sign, ed25519.Verify)
+
+// edPrivate is an Ed25519 private key type with crypto/ed25519's methods.
+type edPrivate interface {
+	~[]byte
+	Seed() []byte
+	Public() crypto.PublicKey
+}
+
+// ed25519Scheme is the Ed25519 row over crypto/ed25519's API, which circl/sign/ed25519
+// repeats (lib_circl_pubkey.go passes its own functions): keys are the 32-byte seed and
+// public key.
+func ed25519Scheme[K edPrivate, P ~[]byte](
+	generate func(io.Reader) (P, K, error),
+	fromSeed func(seed []byte) K,
+	sign func(key K, msg []byte) []byte,
+	verify func(key P, msg, sig []byte) bool,
+) sigScheme[K, P] {
+	return sigScheme[K, P]{
+		keygen: func(seed []byte) ([]byte, []byte, error) {
+			if seed == nil {
+				pub, priv, err := generate(rand.Reader)
+				if err != nil {
+					return nil, nil, err
+				}
+				return pub, priv.Seed(), nil
 			}
-			return pub, priv.Seed(), nil
-		}
-		priv := ed25519.NewKeyFromSeed(seed)
-		return priv.Public().(ed25519.PublicKey), priv.Seed(), nil
-	},
-	loadPrivate: func(b []byte) (ed25519.PrivateKey, error) {
-		if len(b) != ed25519.SeedSize {
-			return nil, fmt.Errorf("an Ed25519 private key is 32 bytes, not %d", len(b))
-		}
-		return ed25519.NewKeyFromSeed(b), nil
-	},
-	loadPublic: func(b []byte) (ed25519.PublicKey, error) {
-		if len(b) != ed25519.PublicKeySize {
-			return nil, fmt.Errorf("an Ed25519 public key is 32 bytes, not %d", len(b))
-		}
-		return ed25519.PublicKey(b), nil
-	},
-	sign:   func(key ed25519.PrivateKey, msg []byte) ([]byte, error) { return ed25519.Sign(key, msg), nil },
-	verify: ed25519.Verify,
+			priv := fromSeed(seed)
+			return priv.Public().(P), priv.Seed(), nil
+		},
+		loadPrivate: func(b []byte) (K, error) {
+			if len(b) != ed25519.SeedSize {
+				return nil, fmt.Errorf("an Ed25519 private key is 32 bytes, not %d", len(b))
+			}
+			return fromSeed(b), nil
+		},
+		loadPublic: func(b []byte) (P, error) {
+			if len(b) != ed25519.PublicKeySize {
+				return nil, fmt.Errorf("an Ed25519 public key is 32 bytes, not %d", len(b))
+			}
+			return P(b), nil
+		},
+		sign:   func(key K, msg []byte) ([]byte, error) { return sign(key, msg), nil },
+		verify: verify,
+	}
 }
 
 func ecdsaScheme(sign func(*ecdsa.PrivateKey, []byte) ([]byte, error), verify func(*ecdsa.PublicKey, []byte, []byte) bool) sigScheme[*ecdsa.PrivateKey, *ecdsa.PublicKey] {

@@ -1,7 +1,7 @@
 // Generated messages (docs/protocol.md, "Generated messages"): xorshift64 over one 64 KiB
 // block, repeated to the length. Not a cryptographic primitive: the same bytes in every runner.
 import { MAX_GENERATED } from "./limits.js";
-import { badRequest, invalidParams } from "./protocol.js";
+import { badRequest, invalidParams } from "./errors.js";
 
 export const GENERATORS = ["xorshift64"];
 const BLOCK = 65536;

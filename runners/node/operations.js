@@ -7,6 +7,7 @@
 
 import { SHAPES } from "./entries.js";
 import { badRequest, internal, invalidParams, unsupported } from "./protocol.js";
+import { prepareKem } from "./kem.js";
 import { preparePubkey } from "./pubkey.js";
 import { inline } from "./timing.js";
 
@@ -246,6 +247,7 @@ export async function prepare(row, primitive, operation, inputs, rawParams, { co
     case "aead":
       return (row.async ? prepareAeadAsync : prepareAead)(row, primitive, operation, inputs, params);
     case "pubkey":
+      if (row.encaps !== undefined) return prepareKem(row, operation, inputs, params);
       return preparePubkey(row, operation, inputs, params);
     default:
       return preparePassword(row, operation, inputs, params);

@@ -2,19 +2,10 @@
 // (docs/protocol.md). No crypto here.
 import { MAX_BATCHES, MAX_ITERATIONS } from "./limits.js";
 import { expand, isGenerated } from "./msggen.js";
+import { ProtocolError, authFailed, badRequest, internal, invalidParams, unsupported } from "./errors.js";
 
-export class ProtocolError extends Error {
-  constructor(kind, message) {
-    super(message);
-    this.kind = kind;
-  }
-}
-
-export const badRequest = (m) => new ProtocolError("bad_request", m);
-export const unsupported = (m) => new ProtocolError("unsupported", m);
-export const invalidParams = (m) => new ProtocolError("invalid_params", m);
-export const authFailed = (m) => new ProtocolError("auth_failed", m);
-export const internal = (m) => new ProtocolError("internal", m);
+// Re-exported: the files that speak the protocol take its errors from here.
+export { ProtocolError, authFailed, badRequest, internal, invalidParams, unsupported };
 
 const HEX = /^(?:[0-9a-fA-F]{2})*$/;
 

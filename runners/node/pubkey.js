@@ -4,7 +4,6 @@
 // fresh_context), agree parses the peer's public key in every call.
 
 import { authFailed, badRequest, invalidParams, unsupported } from "./protocol.js";
-import { prepareKem } from "./kem.js";
 import { inline } from "./timing.js";
 
 const OK = "ok";
@@ -35,10 +34,10 @@ function parsed(load, raw, name) {
   }
 }
 
-function seedOf(inputs) {
+function seedOf(inputs, size = 32) {
   const seed = inputs.key_seed ?? null;
-  if (seed !== null && seed.length !== 32) {
-    throw invalidParams(`key_seed is ${seed.length} bytes, not 32`);
+  if (seed !== null && seed.length !== size) {
+    throw invalidParams(`key_seed is ${seed.length} bytes, not ${size}`);
   }
   return seed;
 }
@@ -66,10 +65,9 @@ export function keyedCall(load, raw, name, expr, env, fresh) {
 }
 
 export function preparePubkey(row, operation, inputs, params) {
-  if (row.encaps !== undefined) return prepareKem(row, operation, inputs, params);
   const fresh = params.fresh_context === true;
   if (operation === "keygen") {
-    const seed = seedOf(inputs);
+    const seed = seedOf(inputs, row.seedSize);
     const env = { pair, keygen: row.keygen, seed };
     const call = inline("pair(keygen, seed)", env);
     return { first: call, call, step: null, async: false, expr: "pair(keygen, seed)", env };
@@ -109,7 +107,9 @@ export function signatureR({ keygen, loadPrivate, loadPublic, signR, verify, nat
 
 function signWithRandomness(row, inputs, fresh) {
   const rnd = inputs.randomness ?? null;
-  if (rnd !== null && rnd.length !== 32) throw invalidParams(`randomness is ${rnd.length} bytes, not 32`);
+  const size = row.randomnessSize ?? 32;
+  if (rnd !== null && rnd.length !== size)
+    throw invalidParams(`randomness is ${rnd.length} bytes, not ${size}`);
   const env = { signR: row.signR, msg: inputs.msg ?? Buffer.alloc(0), rnd };
   return keyedCall(row.loadPrivate, inputs.private_key, "private_key", "signR(KEY, msg, rnd)", env, fresh);
 }

@@ -27,7 +27,7 @@ final class Dispatcher
                 self::positive($req, 'iterations', MAX_ITERATIONS),
                 self::positive($req, 'batches', MAX_BATCHES),
             ),
-            'leak' => run_leak($this, $req),
+            'leak' => run_leak($this->job(...), $req),
             default => throw bad_request('op must be hello, compute, bench or leak'),
         };
     }

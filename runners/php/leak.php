@@ -25,7 +25,8 @@ function leak_control(string $primitive, array $inputs): Job
     return new Job(static fn (): string => bin2hex($op()), static fn (int $n): string => $op());
 }
 
-function run_leak(Dispatcher $dispatcher, stdClass $req): array
+/** @param Closure(stdClass): Job $jobFor the dispatcher's job for a bench request */
+function run_leak(Closure $jobFor, stdClass $req): array
 {
     $order = is_string($req->order ?? null) ? base64_decode($req->order, true) : false;
     if ($order === false || $order === '' || strspn($order, "\x00\x01") !== strlen($order)) {
@@ -49,7 +50,7 @@ function run_leak(Dispatcher $dispatcher, stdClass $req): array
             $sub = clone $req;
             $sub->op = 'bench';
             $sub->inputs = (object) $merged;
-            $job = $dispatcher->job($sub);
+            $job = $jobFor($sub);
         }
         try {
             $outcomes[] = ($job->once)();

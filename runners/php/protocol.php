@@ -1,42 +1,10 @@
 <?php
 
-// Protocol v1 plumbing shared by every library file (docs/protocol.md): error kinds, the request
-// with typed accessors for inputs and params, nonce counters. No crypto and no clock here.
+// Protocol v1 plumbing shared by every library file (docs/protocol.md): the request with typed
+// accessors for inputs and params, nonce counters (error kinds: errors.php). No crypto and no
+// clock here.
 
 declare(strict_types=1);
-
-final class ProtocolError extends Exception
-{
-    public function __construct(public readonly string $kind, string $message)
-    {
-        parent::__construct($message);
-    }
-}
-
-function bad_request(string $m): ProtocolError
-{
-    return new ProtocolError('bad_request', $m);
-}
-
-function unsupported(string $m): ProtocolError
-{
-    return new ProtocolError('unsupported', $m);
-}
-
-function invalid_params(string $m): ProtocolError
-{
-    return new ProtocolError('invalid_params', $m);
-}
-
-function auth_failed(string $m): ProtocolError
-{
-    return new ProtocolError('auth_failed', $m);
-}
-
-function internal_error(string $m): ProtocolError
-{
-    return new ProtocolError('internal', $m);
-}
 
 /** A compute/bench request after the framing checks; typed access to inputs and params. */
 final class Request

@@ -2,13 +2,14 @@
 
 // The PHP runner: protocol v1 over stdin/stdout (docs/protocol.md). Reads one JSON request
 // per line, answers one line, never dies on a bad request, exits 0 on EOF. The roles live in
-// protocol.php, dispatch.php, registry.php, timing.php and hello.php; one lib_*.php per library.
+// errors.php, protocol.php, dispatch.php, registry.php, timing.php and hello.php; one lib_*.php per library.
 
 declare(strict_types=1);
 
 ini_set('display_errors', 'stderr');
 ini_set('memory_limit', '-1');
 
+require __DIR__ . '/errors.php';
 require __DIR__ . '/limits.php';
 require __DIR__ . '/protocol.php';
 require __DIR__ . '/msggen.php';

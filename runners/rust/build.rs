@@ -1,5 +1,6 @@
 //! Bakes build facts into the binary for `hello`: the version of every direct dependency as
-//! resolved in Cargo.lock (never typed by hand), the rustc version, the target and RUSTFLAGS.
+//! resolved in Cargo.lock (never typed by hand), the rustc version, the target and RUSTFLAGS;
+//! and compiles src/memcheck.c, the Valgrind client requests of the leak `taint` check.
 use std::{env, fs, process::Command};
 
 fn main() {
@@ -21,6 +22,11 @@ fn main() {
         "cargo:rustc-env=CB_RUSTFLAGS={}",
         flags.replace('\x1f', " ")
     );
+    // Valgrind's client requests are C macros: src/memcheck.c wraps them (src/taint.rs).
+    println!("cargo:rerun-if-changed=src/memcheck.c");
+    cc::Build::new()
+        .file("src/memcheck.c")
+        .compile("cbmemcheck");
 }
 
 /// `name=version;…` for every locked package; where several versions of a name are locked,

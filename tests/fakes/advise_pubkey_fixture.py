@@ -20,6 +20,7 @@ OUT = Path(__file__).resolve().parents[1] / "fixtures" / "advise-pubkey-run.json
 RUN_ID = "0a0a0a0a-0000-4000-8000-00000000ad02"
 KEX = ("keygen", "agree")
 SIG = ("keygen", "sign", "verify")
+KEM = ("keygen", "encaps", "decaps")
 
 IMPLS = {
     "go/stdlib": {
@@ -29,8 +30,18 @@ IMPLS = {
         "ecdsa-p256-sha256": SIG,
         "rsa-2048-pss-sha256": SIG,
         "rsa-3072-pss-sha256": SIG,
+        "ml-kem-512": KEM,
+        "ml-kem-768": KEM,
+        "x25519-mlkem768": KEM,
     },
-    "python/cryptography": {"x25519": KEX, "ed25519": SIG, "rsa-2048-pkcs1-sha256": SIG},
+    "go/circl": {"ml-kem-768": KEM, "ml-dsa-65": SIG},
+    "python/cryptography": {
+        "x25519": KEX,
+        "ed25519": SIG,
+        "rsa-2048-pkcs1-sha256": SIG,
+        "ml-kem-768": KEM,
+        "ml-dsa-65": SIG,
+    },
     "node/node": {"ed25519": SIG},
 }
 
@@ -58,6 +69,26 @@ CASES = [
     ("python/cryptography", "rsa-2048-pkcs1-sha256", "verify", 22e3),
     # node signs but its verify was not stored: not a whole use, listed as incomplete
     ("node/node", "ed25519", "sign", 25e3),
+    # post-quantum (advise --pq): go's ML-KEM-768 fastest; ML-KEM-512 is another category
+    ("go/stdlib", "ml-kem-768", "keygen", 40e3),
+    ("go/stdlib", "ml-kem-768", "encaps", 35e3),
+    ("go/stdlib", "ml-kem-768", "decaps", 45e3),
+    ("go/stdlib", "ml-kem-512", "keygen", 25e3),
+    ("go/stdlib", "ml-kem-512", "encaps", 22e3),
+    ("go/stdlib", "ml-kem-512", "decaps", 28e3),
+    ("go/stdlib", "x25519-mlkem768", "keygen", 70e3),
+    ("go/stdlib", "x25519-mlkem768", "encaps", 100e3),
+    ("go/stdlib", "x25519-mlkem768", "decaps", 95e3),
+    ("go/circl", "ml-kem-768", "keygen", 60e3),
+    ("go/circl", "ml-kem-768", "encaps", 55e3),
+    ("go/circl", "ml-kem-768", "decaps", 70e3),
+    ("python/cryptography", "ml-kem-768", "keygen", 50e3),
+    ("python/cryptography", "ml-kem-768", "encaps", 45e3),
+    ("python/cryptography", "ml-kem-768", "decaps", 55e3),
+    ("go/circl", "ml-dsa-65", "sign", 300e3),
+    ("go/circl", "ml-dsa-65", "verify", 90e3),
+    ("python/cryptography", "ml-dsa-65", "sign", 350e3),
+    ("python/cryptography", "ml-dsa-65", "verify", 100e3),
 ]
 SIGN_SIZE = 32
 

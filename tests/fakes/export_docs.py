@@ -11,6 +11,7 @@ from cryptobench.catalog import primitives as catalog
 from cryptobench.plan.cases import Case
 from cryptobench.results import document as results
 from cryptobench.runtimes.protocol import Implementation, Offer
+from tests.fakes.advise_fixture import round_entry
 
 RUN_ID = "0e0e0e0e-0000-4000-8000-0000000000e1"
 
@@ -35,34 +36,7 @@ def implementation(impl_id: str) -> Implementation:
 
 def round_entries(rng, median: float, n: int, noise: float) -> list[dict]:
     """``n`` rounds, each with its own offset (sd ``noise``) and five batches around it."""
-    out = []
-    for r, d in enumerate(rng.normal(0.0, noise, n), 1):
-        m = median * (1 + d)
-        iters = max(1, int(1e7 / m))
-        samples = [
-            {"iterations": iters, "ns": int(m * (1 + e) * iters), "round": r}
-            for e in (-0.004, -0.002, 0.0, 0.002, 0.004)
-        ]
-        out.append(
-            {
-                "round": r,
-                "median_ns": m,
-                "ci_low_ns": m * 0.996,
-                "ci_high_ns": m * 1.004,
-                "n_samples": len(samples),
-                "iterations": iters,
-                "warmup_ns": 1000,
-                "warmup_batches": 1,
-                "warmup_reason": "no downward trend",
-                "stop_reason": "precision",
-                "target": 0.01,
-                "elapsed_s": 0.1,
-                "flags": [],
-                "samples": samples,
-                "warmup_samples": [],
-            }
-        )
-    return out
+    return [round_entry(r, median * (1 + d)) for r, d in enumerate(rng.normal(0.0, noise, n), 1)]
 
 
 def make_doc(

@@ -10,19 +10,13 @@ cryptography takes no encapsulation randomness: encaps with ``randomness`` is un
 Bench samples are a fixed 1000 ns per iteration: nothing here is timed.
 """
 
-import json
 import sys
 
 from cryptography.hazmat.primitives.asymmetric import mlkem
+from fake_serve import Refused, hello, serve
 
 MODE = sys.argv[1]
 KEY = mlkem.MLKEM768PrivateKey
-
-
-class Refused(Exception):
-    def __init__(self, kind: str):
-        super().__init__(kind)
-        self.kind = kind
 
 
 def pair(key) -> bytes:
@@ -66,11 +60,7 @@ def decaps(inputs: dict) -> bytes:
     return KEY.from_seed_bytes(seed).decapsulate(ct)
 
 
-def compute(req: dict, bench: bool) -> str:
-    prim, op = req["primitive"], req["operation"]
-    inputs = {k: bytes.fromhex(v) for k, v in req.get("inputs", {}).items()}
-    if prim == "noop":
-        return len(inputs.get("msg", b"")).to_bytes(8, "big").hex()
+def compute(prim: str, op: str, inputs: dict, bench: bool) -> str:
     if op == "keygen":
         return keygen(inputs).hex()
     if op == "encaps":
@@ -78,35 +68,8 @@ def compute(req: dict, bench: bool) -> str:
     return decaps(inputs).hex()
 
 
-def hello() -> dict:
-    return {
-        "protocol": 1,
-        "runtime": {"name": "fake", "version": MODE},
-        "implementations": [
-            {
-                "library": "fakekem",
-                "version": "1",
-                "backend": {"name": "fake", "version": "1"},
-                "primitives": {"ml-kem-768": {"operations": ["keygen", "encaps", "decaps"]}},
-            }
-        ],
-    }
-
-
-def answer(req: dict) -> dict:
-    if req["op"] == "hello":
-        return hello()
-    out = compute(req, req["op"] == "bench")
-    if req["op"] == "compute":
-        return {"output": out}
-    n, b = req["iterations"], req["batches"]
-    return {"output": out, "samples": [{"iterations": n, "ns": n * 1000}] * b}
-
-
-for line in sys.stdin:
-    req = json.loads(line)
-    try:
-        reply = {"id": req["id"], "ok": True, "result": answer(req)}
-    except Refused as exc:
-        reply = {"id": req["id"], "ok": False, "error": {"kind": exc.kind, "message": exc.kind}}
-    print(json.dumps(reply), flush=True)
+if __name__ == "__main__":
+    serve(
+        hello(MODE, "fakekem", {"ml-kem-768": {"operations": ["keygen", "encaps", "decaps"]}}),
+        compute,
+    )

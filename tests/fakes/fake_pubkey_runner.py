@@ -9,24 +9,18 @@ It answers Ed25519, ECDSA P-256/SHA-256 (DER) and X25519 honestly through pyca/c
 Bench samples are a fixed 1000 ns per iteration: nothing here is timed.
 """
 
-import json
 import sys
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives import serialization as ser
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519, x25519
+from fake_serve import Refused, hello, serve
 
 MODE = sys.argv[1]
 RAW = (ser.Encoding.Raw, ser.PublicFormat.Raw)
 P256 = ec.SECP256R1()
 SHA256 = ec.ECDSA(hashes.SHA256())
-
-
-class Refused(Exception):
-    def __init__(self, kind: str):
-        super().__init__(kind)
-        self.kind = kind
 
 
 def p256_pair(key) -> bytes:
@@ -72,11 +66,7 @@ def verify(prim: str, public: bytes, msg: bytes, sig: bytes) -> bytes:
     return b"ok"
 
 
-def compute(req: dict, bench: bool) -> str:
-    prim, op = req["primitive"], req["operation"]
-    inputs = {k: bytes.fromhex(v) for k, v in req.get("inputs", {}).items()}
-    if prim == "noop":
-        return len(inputs.get("msg", b"")).to_bytes(8, "big").hex()
+def compute(prim: str, op: str, inputs: dict, bench: bool) -> str:
     if op == "keygen":
         if MODE == "fixed-keypair" and prim == "ecdsa-p256-sha256" and "key_seed" not in inputs:
             return FIXED_PAIR.hex()
@@ -97,40 +87,12 @@ def compute(req: dict, bench: bool) -> str:
     return verify(prim, public, inputs.get("msg", b""), sig).decode()
 
 
-def hello() -> dict:
-    sig = {"operations": ["keygen", "sign", "verify"]}
-    return {
-        "protocol": 1,
-        "runtime": {"name": "fake", "version": MODE},
-        "implementations": [
-            {
-                "library": "fakepk",
-                "version": "1",
-                "backend": {"name": "fake", "version": "1"},
-                "primitives": {
-                    "ed25519": sig,
-                    "ecdsa-p256-sha256": sig,
-                    "x25519": {"operations": ["keygen", "agree"]},
-                },
-            }
-        ],
-    }
+SIG = {"operations": ["keygen", "sign", "verify"]}
+PRIMITIVES = {
+    "ed25519": SIG,
+    "ecdsa-p256-sha256": SIG,
+    "x25519": {"operations": ["keygen", "agree"]},
+}
 
-
-def answer(req: dict) -> dict:
-    if req["op"] == "hello":
-        return hello()
-    out = compute(req, req["op"] == "bench")
-    if req["op"] == "compute":
-        return {"output": out}
-    n, b = req["iterations"], req["batches"]
-    return {"output": out, "samples": [{"iterations": n, "ns": n * 1000}] * b}
-
-
-for line in sys.stdin:
-    req = json.loads(line)
-    try:
-        reply = {"id": req["id"], "ok": True, "result": answer(req)}
-    except Refused as exc:
-        reply = {"id": req["id"], "ok": False, "error": {"kind": exc.kind, "message": exc.kind}}
-    print(json.dumps(reply), flush=True)
+if __name__ == "__main__":
+    serve(hello(MODE, "fakepk", PRIMITIVES), compute)

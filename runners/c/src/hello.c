@@ -60,13 +60,3 @@ json_t *hello_result(void)
 			 "details", "cflags", CB_CFLAGS, "libc", gnu_get_libc_version(), "cpu",
 			 openssl_cpu_json(), "implementations", impls);
 }
-
-void describe_common(json_t *impl, const char *version, const char *backend, const char *code_path,
-		     const char *notes)
-{
-	json_object_set_new(impl, "version", json_string(version));
-	json_object_set_new(impl, "backend",
-			    json_pack("{s:s,s:s}", "name", backend, "version", version));
-	json_object_set_new(impl, "code_path", json_string(code_path ? code_path : ""));
-	json_object_set_new(impl, "notes", json_string(notes ? notes : ""));
-}

@@ -122,3 +122,26 @@ int fail(call_t *c, int rc, const char *fmt, ...)
 	va_end(ap);
 	return rc;
 }
+
+/* out_len within what this library accepts, else invalid_params. */
+int check_out_len(call_t *c, uint64_t min, uint64_t max)
+{
+	uint64_t v = c->pv[P_OUT_LEN];
+
+	if (v < min || v > max)
+		return fail(c, RC_INVALID, "out_len %llu outside [%llu, %llu] for this library",
+			    (unsigned long long)v, (unsigned long long)min,
+			    (unsigned long long)max);
+	return RC_OK;
+}
+
+/* The fields every library's hello entry shares (docs/protocol.md, "hello"). */
+void describe_common(json_t *impl, const char *version, const char *backend, const char *code_path,
+		     const char *notes)
+{
+	json_object_set_new(impl, "version", json_string(version));
+	json_object_set_new(impl, "backend",
+			    json_pack("{s:s,s:s}", "name", backend, "version", version));
+	json_object_set_new(impl, "code_path", json_string(code_path ? code_path : ""));
+	json_object_set_new(impl, "notes", json_string(notes ? notes : ""));
+}

@@ -268,15 +268,3 @@ void request_release(call_t *c)
 	free(c->out2);
 	c->out = c->out2 = NULL;
 }
-
-/* out_len within what this library accepts, else invalid_params. */
-int check_out_len(call_t *c, uint64_t min, uint64_t max)
-{
-	uint64_t v = c->pv[P_OUT_LEN];
-
-	if (v < min || v > max)
-		return fail(c, RC_INVALID, "out_len %llu outside [%llu, %llu] for this library",
-			    (unsigned long long)v, (unsigned long long)min,
-			    (unsigned long long)max);
-	return RC_OK;
-}

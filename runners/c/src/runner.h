@@ -138,7 +138,7 @@ static inline void put_be64(uint8_t *out, uint64_t v)
 		out[i] = (uint8_t)(v >> (56 - 8 * i));
 }
 
-/* Helpers shared by the library files (protocol.c, request.c, hello.c). */
+/* Helpers shared by the library files (protocol.c). */
 int fail(call_t *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int check_out_len(call_t *c, uint64_t min, uint64_t max);
 void describe_common(json_t *impl, const char *version, const char *backend, const char *code_path,

@@ -2,7 +2,7 @@
 // repeated to the length. Not a cryptographic primitive: the same bytes in every runner.
 #pragma once
 
-#include "protocol.hpp"
+#include "errors.hpp"
 
 namespace cb {
 

@@ -24,8 +24,13 @@ pub const LIBRARY: Library = Library {
     },
     notes: "digest::digest one-shot; hmac::sign with a Key made once; aead::LessSafeKey out \
             of place (seal_out_of_place_scatter / open_separate_gather); AWS-LC built from \
-            source by aws-lc-sys with the cc builder",
-    tables: &[api::TABLE, crate::lib_awslc_pubkey::TABLE],
+            source by aws-lc-sys with the cc builder; ML-KEM: encaps only (aws-lc-rs takes no \
+            seed-form private key and no given randomness)",
+    tables: &[
+        api::TABLE,
+        crate::lib_awslc_pubkey::TABLE,
+        crate::lib_awslc_pq::TABLE,
+    ],
 };
 
 /// The AWS-LC release aws-lc-sys bundles (its own version constant, not the crate's).

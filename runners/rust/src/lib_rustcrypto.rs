@@ -16,12 +16,15 @@ pub const LIBRARY: Library = Library {
     code_path,
     notes: "one-shot Digest::digest; HMAC clones a keyed Hmac per message; AEADs encrypt \
             out of place (AeadInOut with an InOutBuf); CTR re-inits Ctr128BE from a cloned \
-            expanded key; SIMD chosen at run time by the cpufeatures crate",
+            expanded key; SIMD chosen at run time by the cpufeatures crate; ML-KEM and ML-DSA \
+            private keys (seeds) are expanded when parsed",
     tables: &[
         lib_rustcrypto_hash::TABLE,
         lib_rustcrypto_aead::TABLE,
         lib_rustcrypto_kdf::TABLE,
         crate::lib_rustcrypto_pubkey::TABLE,
+        crate::lib_rustcrypto_pq::TABLE,
+        crate::lib_rustcrypto_slhdsa::TABLE,
     ],
 };
 

@@ -1,6 +1,6 @@
 //! Generated messages (docs/protocol.md, "Generated messages"): xorshift64 over one 64 KiB
 //! block, repeated to the length. Not a cryptographic primitive: the same bytes in every runner.
-use crate::protocol::{Fail, bad_request, invalid};
+use crate::errors::{Fail, bad_request, invalid};
 use serde_json::{Map, Value};
 
 pub const GENERATORS: [&str; 1] = ["xorshift64"];

@@ -82,9 +82,17 @@ pub fn sig_job<K: 'static, P: 'static>(
 
 /// keygen's job: public key ‖ private key, from `key_seed` (32 bytes) when it is sent.
 fn keygen_job(call: &Call, make: KeyGen) -> Result<Box<dyn Job>, Fail> {
+    seeded_keygen_job(call, make, 32)
+}
+
+/// keygen's job with a `key_seed` of `size` bytes (ML-KEM's d‖z: 64).
+pub fn seeded_keygen_job(call: &Call, make: KeyGen, size: usize) -> Result<Box<dyn Job>, Fail> {
     let seed = match call.inputs.get("key_seed") {
-        Ok(seed) if seed.len() != 32 => {
-            return Err(invalid(format!("key_seed is {} bytes, not 32", seed.len())));
+        Ok(seed) if seed.len() != size => {
+            return Err(invalid(format!(
+                "key_seed is {} bytes, not {size}",
+                seed.len()
+            )));
         }
         Ok(seed) => Some(seed.to_vec()),
         Err(_) => None,
@@ -99,7 +107,7 @@ fn keygen_job(call: &Call, make: KeyGen) -> Result<Box<dyn Job>, Fail> {
 }
 
 /// Parses the named key input once (or in every call with `fresh_context`) and runs `f`.
-fn keyed<K: 'static>(
+pub fn keyed<K: 'static>(
     call: &Call,
     name: &'static str,
     load: Load<K>,
@@ -112,6 +120,17 @@ fn keyed<K: 'static>(
     }
     let key = parse(&raw)?;
     Ok(plain(move |out| f(&key, out)))
+}
+
+/// The optional 32-byte `randomness` input (ML-KEM's m, ML-DSA's rnd); another length →
+/// `invalid_params`.
+pub fn randomness(call: &Call) -> Result<Option<[u8; 32]>, Fail> {
+    match call.inputs.get("randomness") {
+        Ok(raw) => bytes32(raw)
+            .map(Some)
+            .map_err(|why| invalid(format!("randomness: {why}"))),
+        Err(_) => Ok(None),
+    }
 }
 
 /// keygen's answer for a key type with no standard generation from a seed (RSA).

@@ -2,7 +2,7 @@
 //! case up (its own library objects) and makes its own untimed call, then waits at a
 //! `Barrier`; all are released together and time the same batches. Threads share the
 //! process's allocator and any lock a library takes inside; no job crosses a thread.
-use crate::dispatch::prepare;
+use crate::prepare::prepare;
 use crate::protocol::{Fail, Work, bad_request, internal};
 use crate::registry::Job;
 use crate::timing::{self, Sample};

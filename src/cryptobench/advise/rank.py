@@ -103,6 +103,8 @@ def allowed(use: Use, cat: Catalog, pid: str, bits: int | None = None, day: str 
         return f"status {prim.status}: {prim.status_reason} ({prim.status_date})"
     if pid in use.exclude:
         return use.exclude[pid]
+    if use.only and pid not in use.only:
+        return f"not one of {use.name}'s choices ({', '.join(use.only)})"
     level = (bits or use.security_bits) if use.security_bits else None  # only where compared
     if level and prim.security_bits != level:
         return (

@@ -13,7 +13,6 @@ they came. Stored as a run with operation ``calibrate``.
 from __future__ import annotations
 
 import math
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,17 +27,17 @@ from ..measure.case import Prepared, bench_for, prepare
 from ..measure.rounds import Rounds
 from ..plan.cases import PASSWORD_SIZES, Case
 from ..results import document as results
-from ..results import machine
-from ..run.lock import RunLock
+from ..run.lifecycle import Lifecycle, document, stopping
 from ..run.progress import Progress
 from ..runtimes.discovery import runtime_matches
 from ..runtimes.session import Runtime, open_runtimes
-from ..store.sqlite import RunStore, open_store
+from ..store.sqlite import RunStore
 from ..verify import vectors
 from ..verify.verifier import Verifier, VerifyError, check_encoded_cost
 from . import budget
 from .remeasure import Remeasure
 from .search import (
+    OF_OTHERS,
     OPERATIONS,
     REFUSED,
     TOLERANCE,
@@ -50,7 +49,6 @@ from .search import (
 from .verdict import KEYSPACE, KEYSPACE_TEXT, Verdict, search_info
 
 PASSWORD_LEN = PASSWORD_SIZES[0]
-SEARCH_SHARE = 0.5  # of the time budget, for the searches; the rest for the rounds
 
 
 @dataclass
@@ -142,20 +140,19 @@ class Calibration:
                 op = operation_for(impl, self.prim)
                 if op is not None:
                     out.append((rt, Search(impl, op)))
-        return out
+        return budget.interleave(out, lambda x: x[1].impl.runtime_id)  # every runtime early
 
     def run(self) -> tuple[dict, list[dict]]:
+        life = Lifecycle(self.req.db, self.console)  # run/lifecycle.py, as `run` and `leak`
         live, skipped = open_runtimes(self.req.runtimes, self.req.impls)
         for rid, why in skipped:
             self.console.print(f"skipped {rid}: {why}", markup=False)
-        try:
+        with stopping(lambda: live):
             chosen = self.selected(live)
             self._check_selection(live, chosen)
-            with RunLock():
-                return self._measure(live, skipped, chosen)
-        finally:
-            for rt in live:
-                rt.stop()
+            with life:
+                self._measure(life, live, skipped, chosen)
+        return life.store.load(life.run["id"])
 
     def _check_selection(self, live, chosen) -> None:
         known = sorted(i.id for rt in live for i in rt.implementations)
@@ -171,13 +168,12 @@ class Calibration:
                 f"{', '.join(offering) or 'none'}"
             )
 
-    def _measure(self, live, skipped, chosen) -> tuple[dict, list[dict]]:
-        req = self.req
-        store = open_store(req.db)
-        clock0, cpu0, load0 = time.monotonic(), machine.cpu_times(), os.getloadavg()[0]
-        run_doc = self._start(live, skipped, store)
+    def _measure(self, life: Lifecycle, live, skipped, chosen) -> None:
+        """Searches, then rounds (the lifecycle closes the run whatever happens)."""
+        req, store = self.req, life.store
+        clock0 = time.monotonic()
+        run_doc = life.begin(self._start(live, skipped))
         verifier = Verifier(self.cat, vectors.load_all(self.cat), live, timeout=req.timeout)
-        interrupted = True
         self.clock0, self.starts = clock0, {rt.id: rt.start_s for rt in live if rt.start_s}
         try:
             self._searches(verifier, chosen)
@@ -188,16 +184,8 @@ class Calibration:
             self._second_look(rounds, verifier, store, run_doc, finals)
             self._annotate(store, run_doc, finals)
             self._say_unanswered()
-            interrupted = False
-        except KeyboardInterrupt:
-            pass
         finally:
             run_doc["calibration"]["wall_s"] = round(time.monotonic() - clock0, 1)
-            results.finish(
-                run_doc, interrupted, machine.steal_fraction(cpu0, machine.cpu_times()), load0
-            )
-            store.update_run(run_doc)
-        return store.load(run_doc["id"])
 
     def left_s(self) -> float:
         """Seconds of the time budget left."""
@@ -246,6 +234,8 @@ class Calibration:
         return Prepared(q.seq, q.case, q.inputs, q.expected, q.verification, ns)
 
     def _in_rounds(self, rounds: Rounds, prepared: list[Prepared], what: str) -> None:
+        if not prepared:  # nothing fitted: no rounds of fresh processes and drift probes
+            return
         n, need = len(prepared), self.need_s(prepared)
         self.console.print(
             f"measuring {what}: {n} cases × {rounds.rounds} rounds, about {need:.0f} s "
@@ -256,18 +246,9 @@ class Calibration:
             rounds.on_step = progress.update
             rounds.measure(prepared)
 
-    def _start(self, live, skipped, store: RunStore) -> dict:
+    def _start(self, live, skipped) -> dict:
         settings = {"time_budget_s": self.req.time_budget_s, "rounds": self.req.rounds, "pin": None}
-        run_doc = results.start(
-            self.req.command,
-            None,
-            self.req.seed,
-            settings,
-            machine.fingerprint(),
-            machine.git_commit(),
-            live,
-            skipped,
-        )
+        run_doc = document(self.req.command, None, self.req.seed, settings, live, skipped)
         run_doc["operation"] = "calibrate"
         run_doc["calibration"] = {
             "algorithm": self.prim.id,
@@ -283,23 +264,25 @@ class Calibration:
             "owasp_source": self.policy.owasp_source,
             "owasp_reviewed": self.policy.owasp_reviewed,
         }
-        store.begin_run(run_doc)
         return run_doc
 
     def _searches(self, verifier, chosen) -> None:
         """Every implementation's search, in its own runner process, before any rounds; one
-        whose search no longer fits in the budget is not started (budget.Unanswered)."""
-        share_of = self.req.time_budget_s * SEARCH_SHARE
-        for i, (rt, s) in enumerate(chosen):
-            need = budget.search_s(self.req.target_s, budget.start_of(self.starts, rt.id))
-            if need > self.left_s():
-                self.unanswered.append(budget.Unanswered(s.impl.id, need, "search"))
+        whose search and rounds no longer fit beside the rounds reserved for those before it
+        is not started (budget.Plan, budget.Unanswered)."""
+        for op in sorted({OF_OTHERS[s.operation] for _, s in chosen}):  # the others' known
+            verifier.offering(self.prim.id, op)  # answers probes ask for: before the plan counts
+        plan = budget.Plan(self.req.time_budget_s, self.req.target_s, self.req.rounds, self.starts)
+        for rt, s in chosen:
+            case = Case(s.impl, self.prim, s.operation, PASSWORD_LEN, self.base)
+            share = plan.admit(case, self.left_s())
+            if isinstance(share, budget.Unanswered):
+                self.unanswered.append(share)
                 continue
-            left = share_of - (time.monotonic() - self.clock0)
             self.console.print(
                 f"calibrating {s.impl.id} {self.prim.id} {s.operation} …", markup=False
             )
-            self.searcher(rt, verifier).run(s, max(0.0, left / (len(chosen) - i)))
+            self.searcher(rt, verifier).run(s, share)
             rt.stop()  # one runner process per implementation's search
             self.seq += 1
             for p in s.probes:

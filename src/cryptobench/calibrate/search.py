@@ -1,9 +1,11 @@
 """The search of `calibrate`, per implementation: probes of the cost parameter, each verified
 like any case and timed as a short batch of calls (the median of ``PROBE_CALLS``), so that a
 probe predicts the median the rounds will measure; the next probe comes from the primitive's
-scaling law (catalog/policy.toml). When the nearest probe is more than ±15% off the target, the
-value the law predicts from it, or else the adjacent step on the other side of the target, is
-probed too and the nearer kept (docs/methodology.md, "calibrate").
+scaling law (catalog/policy.toml). A probe within ±10% of the target ends the search (the
+rounds decide); so does the search's share of the time budget, before a probe that would not fit
+in it. When the nearest probe is more than ±15% off the target, the value the law predicts from
+it, or else the adjacent step on the other side of the target, is probed too and the nearer kept
+(docs/methodology.md, "calibrate").
 
 The searcher is given how to verify a case at a value (``prepare``) and how to time it
 (``bench``), so the arithmetic runs on fakes in the tests.
@@ -25,13 +27,30 @@ from ..runtimes.protocol import Implementation, RemoteError, RunnerFailure
 from ..verify.verifier import VerifyError
 
 OPERATIONS = {"password-hash": ("verify", "derive", "hash"), "kdf": ("derive",)}
+# what a probe's verification asks of the other implementations (verify/agreement.py): a hash
+# to verify, second opinions on a derived key, verification of an encoded hash
+OF_OTHERS = {"verify": "hash", "derive": "derive", "hash": "verify"}
 REFUSED = ("invalid_params", "unsupported")
 TOLERANCE = 0.15  # a re-measured time this close to the target is on target
-CLOSE_ENOUGH = 0.03  # a probe this close ends the search
+# a probe this close ends the search: the rounds re-measure it anyway, and one more probe at
+# the target costs VERIFY_CALLS + 1 + PROBE_CALLS calls (1.5 s of a 60 s budget at 250 ms)
+CLOSE_ENOUGH = 0.10
 MAX_PROBES = 7
 REFINE_PROBES = 2  # at most this many more when the nearest probe is off by > TOLERANCE
 PROBE_CALLS = 3  # a probe is the median of this many timed calls (one bench request)
 FIRST_PROBE_CALLS = 2  # the policy's start only steers the search: two timed calls
+VERIFY_CALLS = 2  # a probe's verification: another implementation's hash, its own verify
+# Argon2's time at fixed m is a fixed cost (allocating and first touching m) plus t passes; the
+# fixed cost in passes, a prior for the first prediction, from one probe, before a second gives
+# the line (read from the 2026-11-25 searches of 12 implementations at m=64 MiB: 0.1–1.4,
+# median 0.5): without it the ratio law's second probe fell 20–40% short in 11 of 12.
+FIXED_PASSES = 0.5
+LAW_SLACK = 0.10  # a doubling step is probed unless the law puts it this much farther off
+
+
+def probe_s(call_s: float, calls: int) -> float:
+    """A probe's seconds: its verification, the request's untimed call and its timed calls."""
+    return (VERIFY_CALLS + 1 + calls) * call_s
 
 
 @dataclass
@@ -94,7 +113,8 @@ def predict(spec, prim, value: int, ns: float, target_ns: float, cap, prev=None)
     elif spec.scale == "pow2":
         nxt = value * 2 ** round(math.log2(ratio))
     else:
-        nxt = value * ratio
+        fixed = FIXED_PASSES if spec.memory_param else 0.0  # time ∝ value + fixed
+        nxt = (value + fixed) * ratio - fixed
         if prev is not None and prev[0] != value and prev[1] != ns:
             slope = (ns - prev[1]) / (value - prev[0])  # Argon2: a fixed cost plus t passes
             if slope > 0 and value + (target_ns - ns) / slope > 0:
@@ -121,6 +141,7 @@ class Searcher:
     bench: Callable[[Prepared], sampling.Bench]
     timeout_s: float = 60.0
     clock: Callable[[], float] = time.monotonic
+    _deadline: float = math.inf  # the clock's reading when the search's share is spent
 
     def probe(self, s: Search, value: int) -> dict:
         """One probe: the median of PROBE_CALLS single calls (FIRST_PROBE_CALLS for the first
@@ -157,8 +178,14 @@ class Searcher:
     def nearest(self, s: Search) -> dict:
         return min(s.probes, key=lambda p: abs(off(p["ns"], self.target_ns)))
 
+    def fits(self, s: Search, value: int) -> bool:
+        """Whether a probe of ``value`` fits in what is left of the search's share (the first
+        two probes always run: a search needs an answer and a second point)."""
+        cost = probe_s(max(self._guess(s, value), self.target_ns) / 1e9, PROBE_CALLS)
+        return len(s.probes) < 2 or self.clock() + cost <= self._deadline
+
     def search(self, s: Search, share_s: float) -> None:
-        start, value = self.clock(), self.spec.start
+        self._deadline, value = self.clock() + share_s, self.spec.start
         while len(s.probes) < MAX_PROBES:
             if not self._take(s, value):
                 break
@@ -166,12 +193,12 @@ class Searcher:
             prev = (s.probes[-2]["value"], s.probes[-2]["ns"]) if len(s.probes) > 1 else None
             nxt = predict(self.spec, self.prim, value, p["ns"], self.target_ns, self.cap, prev)
             if abs(off(p["ns"], self.target_ns)) <= CLOSE_ENOUGH and p["calls"] > 1:
-                s.stopped = "within 3% of the target"
+                s.stopped = f"within {CLOSE_ENOUGH:.0%} of the target"
                 break
             if nxt in s.tried:
                 s.stopped = "the scaling law points at a value already probed"
                 break
-            if len(s.probes) >= 2 and self.clock() - start > share_s:
+            if not self.fits(s, nxt):
                 s.stopped = "its share of the time budget was spent"
                 break
             value = nxt
@@ -181,9 +208,20 @@ class Searcher:
         self.refine(s)
         s.prepared = s.tried[self.nearest(s)["value"]]
 
+    def farther(self, best: dict, value: int) -> bool:
+        """Whether a step the time doubles by (bcrypt's cost, scrypt's N: a law as exact as the
+        algorithm's definition) puts ``value`` farther from the target than ``best``, by more
+        than LAW_SLACK: probing it would only confirm the law (the verdict names it). A linear
+        law (Argon2's fixed cost) is never trusted that far."""
+        if self.spec.scale == "linear":
+            return False
+        law = off(best["ns"] * scale(self.spec, best["value"], value), self.target_ns)
+        return abs(law) > abs(off(best["ns"], self.target_ns)) + LAW_SLACK
+
     def refine(self, s: Search) -> None:
-        """While the nearest probe is off by more than TOLERANCE: probe what the law predicts
-        from it, or else the adjacent step on the target's side; keep the nearer."""
+        """While the nearest probe is off by more than TOLERANCE and the share allows: probe
+        what the law predicts from it, or else the adjacent step on the target's side; keep
+        the nearer."""
         for _ in range(REFINE_PROBES):
             best = self.nearest(s)
             if abs(off(best["ns"], self.target_ns)) <= TOLERANCE:
@@ -194,6 +232,13 @@ class Searcher:
                     self.spec, self.prim, self.cap, best["value"], best["ns"], self.target_ns
                 )
             if nxt is None or nxt in s.tried:
+                return
+            if self.farther(best, nxt):
+                law = off(best["ns"] * scale(self.spec, best["value"], nxt), self.target_ns)
+                s.stopped += f"; {self.spec.param}={nxt} would be {law:+.0%} by the law: not probed"
+                return
+            if not self.fits(s, nxt):
+                s.stopped += "; its share of the time budget was spent"
                 return
             was = f"{self.spec.param}={best['value']} was {off(best['ns'], self.target_ns):+.0%}"
             if not self._take(s, nxt):

@@ -50,6 +50,7 @@ class Use:
     cost: str = "first"
     size: int | None = None  # the default --size (else advise's own default)
     security_bits: int | None = None  # compare only choices at this level (--security-bits)
+    only: tuple[str, ...] = ()  # the primitives it may recommend (empty: its families' all)
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,7 @@ def _use(name: str, raw: dict) -> Use:
         raw.get("cost", "first"),
         raw.get("size"),
         raw.get("security_bits"),
+        tuple(raw.get("only", ())),
     )
 
 
@@ -168,4 +170,7 @@ def load(cat: Catalog, path: Path | None = None) -> Policy:
     except (KeyError, TypeError, ValueError) as exc:
         raise DataError(f"policy {path}: calibrate: {exc}") from None
     uses = {name: _use(name, r) for name, r in raw.get("use", {}).items()}
+    for use in uses.values():
+        if unknown := [pid for pid in use.only if pid not in cat]:
+            raise DataError(f"policy {path}: use.{use.name}: only: {unknown} not in the catalog")
     return Policy(searches, uses, minimums, source, reviewed)

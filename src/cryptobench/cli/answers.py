@@ -187,6 +187,12 @@ def _measure(base, ctx, opts) -> list[dict]:
     default=None,
     help="key-exchange, signature: the security level compared (default 128)",
 )
+@click.option(
+    "--pq",
+    is_flag=True,
+    help="key-exchange, signature: only post-quantum choices (ML-KEM and the hybrid "
+    "X25519MLKEM768; ML-DSA), security category 3 (192) unless --security-bits",
+)
 @click.option("--from", "from_ref", default=None, help="a run (id prefix, `last`) or FILE.json")
 @click.option(
     "--measure/--no-measure",
@@ -207,7 +213,7 @@ def _measure(base, ctx, opts) -> list[dict]:
 @click.option("--output", "output_path", default=None)
 @db_option
 @guarded
-def advise(use_name, size, runtimes, from_ref, fmt, output_path, **opts):
+def advise(use_name, size, runtimes, pq, from_ref, fmt, output_path, **opts):
     """The fastest choice the catalog's security status allows for a use: recommendation,
     runner-up, the margin with its interval, and why."""
     from ..advise import rank as advise_mod
@@ -217,9 +223,13 @@ def advise(use_name, size, runtimes, from_ref, fmt, output_path, **opts):
 
     cat = catalog.load()
     pol = policy.load(cat)
+    if pq:
+        if f"{use_name}-pq" not in pol.uses:
+            raise click.UsageError("--pq applies to --use key-exchange and --use signature")
+        use_name = f"{use_name}-pq"
     use = pol.use(use_name)
     size = advise_mod.default_size(use) if size is None else size
-    sources = Sources(opts["db"])
+    sources = Sources(opts["db"], create=opts["measure"])  # what it measures is stored there
     base = None
     if from_ref is not None:
         base = sources.load(from_ref)

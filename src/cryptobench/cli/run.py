@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 
@@ -118,6 +117,26 @@ from .types import SEED, SEED_MAX, TIMEOUT, Finite, label_option
 @guarded
 def run(fmt, output_path, show_precision, exports, **opts):
     """Verify and measure: a preset (default: `default`) or the primitives named."""
+    req = _request(opts)
+    _first_use(req.filters.runtimes or [i.split("/")[0] for i in req.filters.impls])
+    done = pipeline.run(req, err.get())
+    doc = results.document(done.run, done.results)
+    output(doc, fmt, output_path, show_precision)
+    write_exports(doc, exports, show_precision)
+    if done.interrupted:
+        err.print(
+            f"interrupted: {len(done.results)} cases kept in run {done.run['id'][:8]}",
+            markup=False,
+        )
+        sys.exit(130)
+    lost = lost_rounds(done.results)
+    if lost:
+        err.print(f"{lost} cases lost a round (see FAILED above): exit 1", markup=False)
+    sys.exit(1 if done.failures or lost else 0)
+
+
+def _request(opts: dict) -> pipeline.RunRequest:
+    """The run request the options describe."""
     req = pipeline.RunRequest(
         command=command_line(["cryptobench", *sys.argv[1:]]),
         db=opts["db"] or default_db(),
@@ -152,21 +171,7 @@ def run(fmt, output_path, show_precision, exports, **opts):
         req.cpu_features = list(dict.fromkeys(cpu_features.parse(s) for s in opts["cpu_features"]))
     elif req.preset and plan.load_preset(req.preset).cpu_features:
         req.cpu_features = list(dict.fromkeys(plan.load_preset(req.preset).cpu_features))
-    _first_use(req.filters.runtimes or [i.split("/")[0] for i in req.filters.impls])
-    done = pipeline.run(req, err.get())
-    doc = results.document(done.run, done.results)
-    output(doc, fmt, output_path, show_precision)
-    write_exports(doc, exports, show_precision)
-    if done.interrupted:
-        err.print(
-            f"interrupted: {len(done.results)} cases kept in run {done.run['id'][:8]}",
-            markup=False,
-        )
-        sys.exit(130)
-    lost = lost_rounds(done.results)
-    if lost:
-        err.print(f"{lost} cases lost a round (see FAILED above): exit 1", markup=False)
-    sys.exit(1 if done.failures or lost else 0)
+    return req
 
 
 def lost_rounds(rows: list[dict]) -> int:
@@ -183,7 +188,9 @@ def lost_rounds(rows: list[dict]) -> int:
 
 def _cpus(value: str) -> list[int]:
     """--parallel N|all → the CPUs, one per process (exit 2 with what is valid)."""
-    usable = len(os.sched_getaffinity(0))
+    from ..results import machine
+
+    usable = len(machine.usable_cpus())
     if value != "all" and not (value.isdigit() and 1 <= int(value) <= usable):
         raise UsageError(f"--parallel {value!r}: valid: all, or 1..{usable} (usable CPUs here)")
     return parallel.cpus_for(value)

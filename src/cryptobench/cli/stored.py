@@ -126,14 +126,25 @@ def report_cmd(refs, html_path, title, machines, normalise_to, db):
     help="what is compared; auto: instructions per operation when both runs were counted "
     "(run --metric instructions), else time",
 )
+@click.option(
+    "--machine-level",
+    "machine",
+    type=click.Choice(compare_mod.LEVELS),
+    default="auto",
+    show_default=True,
+    help="take the machine's shift between the runs (the drift probe's B/A) out of every "
+    "ratio: probe, none, or auto (probe when both runs come from one machine)",
+)
 @click.option("--output", default=None, help="write the comparison here instead of stdout")
 @db_option
 @guarded
-def compare_cmd(a, candidates, fail_above, fmt, alpha, min_effect, metric, output, db):
+def compare_cmd(a, candidates, fail_above, fmt, alpha, min_effect, metric, machine, output, db):
     """Each CANDIDATE against BASELINE (runs, run names or results files): the ratio of the
     round estimates with its CI (Welch's t over the rounds; Mann–Whitney U on the batches only
-    for one-round runs), Benjamini–Hochberg control, `~` where not significant; one table per
-    candidate."""
+    for one-round runs), Benjamini–Hochberg control; a change is called only when it is at
+    least --min-effect and its CI excludes 1, `~` otherwise. Runs counted with `run --metric
+    instructions`: the exact ratio of the counts against a threshold. One table per candidate
+    (docs/reports.md, "When a change is called")."""
     from ..report.comparison import compare_many
 
     sources = Sources(db)
@@ -147,7 +158,7 @@ def compare_cmd(a, candidates, fail_above, fmt, alpha, min_effect, metric, outpu
                 markup=False,
             )
     effect = None if min_effect is None else min_effect / 100
-    text, empty, slow = compare_many(docs, fmt, alpha, effect, fail_above, metric)
+    text, empty, slow = compare_many(docs, fmt, alpha, effect, fail_above, metric, machine)
     write(text, output)
     if empty:
         err.print("cryptobench: no case was measured in both runs", markup=False)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import math
-import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -20,12 +19,10 @@ from rich.console import Console
 from ..catalog import primitives as catalog_mod
 from ..errors import UsageError
 from ..results import document as results
-from ..results import machine
-from ..run.lock import RunLock
+from ..run.lifecycle import Lifecycle, document, stopping
 from ..runtimes.protocol import RemoteError, RunnerFailure
 from ..runtimes.session import open_runtimes
 from ..stats.leak import METHOD, REPLICATES, block_ids, effect, leak_test, replicated_verdict
-from ..store.sqlite import open_store
 from . import taint
 from .targets import Target, Unverified, classes_for, plan_targets
 
@@ -319,33 +316,22 @@ def run(req: LeakRequest, console: Console) -> Outcome:
     cat = catalog_mod.load()
     for p in req.primitives:
         cat.get(p)  # unknown → UsageError listing the valid ids
-    store = open_store(req.db)
+    # Ctrl-C: the run is closed "interrupted" and the command ends (no document shown)
+    life = Lifecycle(req.db, console, wait=req.wait, keep_interrupted=False)
     live, skipped = open_runtimes(req.runtimes, req.impls, only_needed=True)
-    try:
+    with stopping(lambda: live):
         targets = _start(req, live, skipped, cat, console)
-        with RunLock(wait=req.wait):
+        with life:
             settings = {"measurements": req.measurements, "operation": "leak"}
-            fingerprint, commit = machine.fingerprint(), machine.git_commit()
-            run_doc = results.start(
-                req.command, None, req.seed, settings, fingerprint, commit, live, skipped
+            run_doc = life.begin(
+                document(req.command, None, req.seed, settings, live, skipped),
+                lambda doc: console.print(
+                    f"leak run {doc['id'][:8]}: {len(targets)} cases; results in {life.store.path}",
+                    markup=False,
+                ),
             )
-            store.begin_run(run_doc)
-            console.print(
-                f"leak run {run_doc['id'][:8]}: {len(targets)} cases; results in {store.path}",
-                markup=False,
-            )
-            cpu0, load0, interrupted = machine.cpu_times(), os.getloadavg()[0], True
-            try:
-                _measure_all(targets, cat, req, store, run_doc, console)
-                interrupted = False
-            finally:
-                steal = machine.steal_fraction(cpu0, machine.cpu_times())
-                results.finish(run_doc, interrupted, steal, load0)
-                store.update_run(run_doc)
-    finally:
-        for rt in live:
-            rt.stop()
-    run_doc, stored = store.load(run_doc["id"])
+            _measure_all(targets, cat, req, life.store, run_doc, console)
+    run_doc, stored = life.store.load(run_doc["id"])
     return Outcome(run_doc, stored, sum(r["status"] == "failed" for r in stored))
 
 

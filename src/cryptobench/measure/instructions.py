@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 import queue
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from ..results import machine
 from ..runtimes import cpu_features, valgrind
 from ..runtimes.msggen import GENERATOR, wire_inputs
 from ..runtimes.protocol import RemoteError, RunnerFailure, RunnerProcess, parse_hello
@@ -190,7 +190,7 @@ def count_all(rows: list[tuple[Runtime, Prepared, dict]], timeout: float, on_row
             on_row(p, not_counted("skipped", f"not counted: the case is {row['status']}"))
         else:
             groups.setdefault(rt.key, (rt, []))[1].append((p, row.get("median_ns")))
-    workers = max(1, min(len(groups), len(os.sched_getaffinity(0))))
+    workers = max(1, min(len(groups), len(machine.usable_cpus())))
     done: queue.Queue = queue.Queue()  # on_row runs here, in the caller's thread (its store)
     with ThreadPoolExecutor(max_workers=workers) as pool:
         jobs = [

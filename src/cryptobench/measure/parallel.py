@@ -12,7 +12,6 @@ rounds' timed windows are recorded, and how much of them ran together (``overlap
 from __future__ import annotations
 
 import math
-import os
 import threading
 import time
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..results import document as results
+from ..results import machine
 from ..runtimes.protocol import RemoteError, RunnerFailure, check_samples
 from ..runtimes.session import Runtime
 from ..stats import per_op
@@ -34,7 +34,7 @@ EFFICIENCY_FLAG = 1.1  # N workers faster each than one alone: not believable, f
 
 def cpus_for(n: int | str, available: list[int] | None = None) -> list[int]:
     """The CPUs N processes are pinned to: the first N usable ones; ``all`` = every one."""
-    cpus = sorted(available if available is not None else os.sched_getaffinity(0))
+    cpus = sorted(available if available is not None else machine.usable_cpus())
     count = len(cpus) if n == "all" else int(n)
     if count < 1 or count > len(cpus):
         raise ValueError(f"--parallel {n}: this machine has {len(cpus)} usable CPUs")

@@ -20,8 +20,9 @@ _MSG = bytes(range(256)) * 4
 
 def measure(cpu: int | None = None) -> dict:
     """Probe once; on ``cpu`` when given (the runners' CPU under ``--pin``)."""
-    before = os.sched_getaffinity(0)
-    if cpu is not None:
+    pinned = cpu is not None and hasattr(os, "sched_setaffinity")  # not on macOS
+    before = os.sched_getaffinity(0) if pinned else None
+    if pinned:
         os.sched_setaffinity(0, {cpu})
     try:
         per_call = []
@@ -31,6 +32,7 @@ def measure(cpu: int | None = None) -> dict:
                 hashlib.sha256(_MSG).digest()
             per_call.append((time.perf_counter_ns() - t0) / CALLS)
     finally:
-        os.sched_setaffinity(0, before)
+        if pinned:
+            os.sched_setaffinity(0, before)
     ci = stats.median_ci(per_call)
     return {"median_ns": ci.median, "ci_low_ns": ci.low, "ci_high_ns": ci.high}

@@ -29,10 +29,18 @@ from .case import Prepared, measure_round, round_error
 
 START_S = 0.5  # a fresh runner process, roughly (JVM and Node included)
 JIT_WARM_S = 1.0  # a JIT runtime's first case of a group warms up at least this (sampling)
-CASE_FLOOR_S = 0.06  # a fast case's floor of batches in one round, roughly
 SLOW_FLOOR_S = 0.5  # a slow case's (password hashes, KDFs: 3 calls of ~100 ms and more)
-CALIBRATE_S = 0.02  # finding a batch's iterations
+CALIBRATE_S = 0.02  # finding a batch's iterations: a case's first round only (later ones reuse it)
 PROBE_S = 0.1  # the drift probe, once a round
+BATCH_S = sampling.TARGET_BATCH_NS / 1e9  # a fast case's batch of calls
+# What a fast case's batch costs besides its calls (the request, the runner's loop, and on Node
+# the leading batches a fresh V8 spends in slower tiers), per runtime: read from the stored
+# rounds of the 2026-11-25 `default` run (elapsed_s of 3 817 case-rounds against their batches:
+# C, C++, Go, Rust, Pascal and PHP 0.04–0.05 s a round for 6–7 batches; Python 0.08 s, Node.js
+# 0.11 s for 7 and 10).
+BATCH_EXTRA_S = {"python": 0.0065, "node": 0.012}
+BATCH_EXTRA_DEFAULT_S = 0.0007
+LEAD_BATCHES = 0.25  # batches a round runs beyond its share, on average (that run: 6.5 for 6.25)
 ROUNDS = 8  # rounds per case (docs/methodology.md, "How many rounds")
 JIT_ROUNDS = 3  # … on a JIT runtime, unless --rounds says otherwise
 GROUP_WARM_S = 0.2  # the least warm-up of a group's later cases, once its first warmed the JIT
@@ -84,7 +92,9 @@ def round_entry(r: int, m: sampling.Measurement) -> dict:
     }
 
 
-SLOW_CALL_S = 0.1  # a password hash's call where nothing better is known: a prior, not a figure
+# a password hash's call where nothing better is known: a prior, not a figure (the mean call of
+# the `default` preset's password hashes at their pinned parameters, 2026-11-25: 35 ms)
+SLOW_CALL_S = 0.04
 SLOW_MIN_SAMPLES = sampling.Policy().slow_min_samples
 CALIBRATION_REQUESTS = 2  # sampling.calibrate: a slow call, then the same call confirmed
 
@@ -103,6 +113,16 @@ def slow_round_s(
     return max(calls * call_s, share_s)
 
 
+def fast_round_s(runtime_id: str, share_s: float, rounds: int) -> float:
+    """Seconds one round of a fast case takes, its first round's calibration aside: a round
+    asks only for the batches it still needs (sampling._ask), ~6 ms each (TARGET_BATCH_NS):
+    its share of the budget in batches, at least its floor (sampling.for_rounds), each with
+    what the runtime spends besides its calls (BATCH_EXTRA_S)."""
+    floor = sampling.for_rounds(sampling.Policy(), rounds).min_samples
+    batches = max(floor, share_s / BATCH_S) + LEAD_BATCHES
+    return batches * (BATCH_S + BATCH_EXTRA_S.get(runtime_id, BATCH_EXTRA_DEFAULT_S))
+
+
 def case_round_s(
     case: Case,
     share_s: float,
@@ -110,13 +130,23 @@ def case_round_s(
     call_s: float | None = None,
     slow_floor: int = SLOW_MIN_SAMPLES,
 ) -> float:
-    """Seconds one round of one case takes (its calibration included): a slow family's from
-    its call's duration (``call_s`` where known: a probe, a stored result; else SLOW_CALL_S),
-    any other case its share of the budget or its floor of batches."""
+    """Seconds one round of one case takes: a slow family's from its call's duration
+    (``call_s`` where known: a probe, a stored result; else SLOW_CALL_S), its calibration
+    included (every round of a password hash calibrates, sampling.measure); any other case's
+    by fast_round_s (its calibration, in its first round only, is case_rounds_s's)."""
     if case.prim.is_slow:
         known = sampling.known_slow(True, call_s * 1e9 if call_s else None)
         return slow_round_s(call_s or SLOW_CALL_S, share_s, rounds, known, slow_floor)
-    return max(share_s, CASE_FLOOR_S) + CALIBRATE_S
+    return fast_round_s(case.impl.runtime_id.split("@")[0], share_s, rounds)
+
+
+def case_rounds_s(
+    case: Case, share_s: float, rounds: int, call_s: float | None, slow_floor: int
+) -> float:
+    """Seconds all ``rounds`` rounds of one case take: later rounds of a fast case reuse the
+    first round's ns/op (no calibration, sampling.measure's ``known_ns``)."""
+    once = 0.0 if case.prim.is_slow else CALIBRATE_S
+    return rounds * case_round_s(case, share_s, rounds, call_s, slow_floor) + once
 
 
 def estimate(
@@ -146,10 +176,10 @@ def estimate(
         per_round = (starts or {}).get(rid, START_S)
         if rid in compiling:
             per_round += JIT_WARM_S + GROUP_WARM_S * (len(cs) - 1)
+        total += r * per_round
         for c in cs:
             call_s = (calls or {}).get(c.key)
-            per_round += case_round_s(c, budget_s / r, r, call_s, slow_floor)
-        total += r * per_round
+            total += case_rounds_s(c, budget_s / r, r, call_s, slow_floor)
     return total + rounds * PROBE_S
 
 

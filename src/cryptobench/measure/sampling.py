@@ -125,74 +125,112 @@ def measure(
         per_op, warm = known_ns, []  # a later round: the case's first round calibrated it
     else:
         per_op, warm, bench = first_estimate(bench, policy, slow_family, first_timeout, expected_ns)
-    slow = slow_family or per_op >= SLOW_OP_NS
-    target = policy.slow_precision if slow else policy.precision
-    min_samples = max(sample_floor(policy, slow, slow_family, per_op), min_calls)
-    warm_ns = sum(s["ns"] for s in warm)
-    values: list[float] = []
-    batches: list[dict] = []
-    keep_from: int | None = None
-    base = 0  # batches before this one were sized for a slower code path: warm-up
-    lead = None if known_ns and not slow else 0  # a later round: its leading slow batches
-    note = ""
+    loop = _Round(bench, policy, slow_family, per_op, warm, min_calls, later=bool(known_ns))
     while True:
-        if base == len(batches):  # (re)size batches to ~6 ms at the current speed
-            iterations = 1 if slow else rules.iterations_for(per_op, TARGET_BATCH_NS)
-            batch_ns = per_op * iterations
-            chunk = batches_per_request(slow, slow_family, batch_ns, min_samples)
-        ask = _ask(
-            chunk,
-            slow,
-            keep_from,
-            len(values) - (keep_from or 0),
-            min_samples,
-            policy.budget_s - (clock() - start),
-            batch_ns,
-        )
-        got = bench(iterations, ask, _timeout(policy, batch_ns * ask))
-        batches.extend(got)
-        values.extend(s["ns"] / s["iterations"] for s in got)
-        lead = lead if lead is not None else settled_at(values, len(got), per_op)
-        now_per_op = float(np.median([s["ns"] / s["iterations"] for s in got]))
-        if not slow and now_per_op < per_op / 2:  # compiled: 2× faster than batches were sized
-            note = f"{per_op / now_per_op:.0f}× faster after {len(batches)} batches (resized); "
-            per_op, base = now_per_op, len(batches)
-        start_at = max(base, lead if lead is not None else len(values))
-        keep_from, why = _steady(
-            batches, values, start_at, warm_ns, min_warmup_s, min_samples, slow
-        )
-        why = (f"{lead} batches slower than round 1's speed; " if lead else "") + note + why
-        kept = values[keep_from:] if keep_from is not None else []
-        prec = stats.median_ci(kept).precision if len(kept) >= 2 else float("inf")
+        loop.sample(policy.budget_s - (clock() - start))
+        loop.settle(min_warmup_s)
         elapsed = clock() - start
-        limits = {"target": target, "budget_s": policy.budget_s, "min_samples": min_samples}
-        decision = rules.should_stop(len(kept), prec, elapsed, **limits)
+        decision = loop.decide(elapsed)
         if decision.stop:
             break
         floor = max(3 * policy.budget_s, 2 * min_warmup_s)
-        if keep_from is None and _warmup_over(policy, batches, elapsed, min_samples, floor):
+        if loop.keep_from is None and _warmup_over(
+            policy, loop.batches, elapsed, loop.min_samples, floor
+        ):
             decision = rules.StopDecision(True, "no steady state")
             break
-    flags = []
-    if keep_from is None:
-        keep_from, why = _never_steady(batches, slow, elapsed, why)
-        flags.append(why)
-    kept_batches = batches[keep_from:]
-    ci = stats.median_ci(stats.per_op(kept_batches))
-    flags += rules.noise_flags(stats.per_op(kept_batches), ci, target)
-    flags += long_call_flags(policy, slow, slow_family, per_op, min_samples, ci)
-    return Measurement(
-        samples=kept_batches,
-        warmup=warm + batches[:keep_from],
-        iterations=iterations,
-        ci=ci,
-        target=target,
-        stop_reason=decision.reason,
-        slow=slow,
-        elapsed_s=clock() - start,
-        flags=flags,
-        warmup_reason=why,
-    )
+    return loop.result(decision, elapsed, clock() - start)
+
+
+class _Round:
+    """The sampling loop of one round (measure): its batches so far, how they are sized, and
+    where its warm-up ends."""
+
+    def __init__(self, bench, policy, slow_family, per_op, warm, min_calls, later: bool):
+        self.bench, self.policy, self.slow_family = bench, policy, slow_family
+        self.per_op, self.warm = per_op, warm
+        self.slow = slow_family or per_op >= SLOW_OP_NS
+        self.target = policy.slow_precision if self.slow else policy.precision
+        self.min_samples = max(sample_floor(policy, self.slow, slow_family, per_op), min_calls)
+        self.warm_ns = sum(s["ns"] for s in warm)
+        self.values: list[float] = []
+        self.batches: list[dict] = []
+        self.keep_from: int | None = None
+        self.base = 0  # batches before this one were sized for a slower code path: warm-up
+        self.lead = (
+            None if later and not self.slow else 0
+        )  # a later round: its leading slow batches
+        self.note = self.why = ""
+        self.iterations, self.batch_ns, self.chunk = 1, 0.0, 1
+
+    def sample(self, left_s: float) -> None:
+        """One request for batches, (re)sized to ~6 ms at the current speed where due."""
+        if self.base == len(self.batches):
+            self.iterations = 1 if self.slow else rules.iterations_for(self.per_op, TARGET_BATCH_NS)
+            self.batch_ns = self.per_op * self.iterations
+            self.chunk = batches_per_request(
+                self.slow, self.slow_family, self.batch_ns, self.min_samples
+            )
+        kept = len(self.values) - (self.keep_from or 0)
+        ask = _ask(
+            self.chunk, self.slow, self.keep_from, kept, self.min_samples, left_s, self.batch_ns
+        )
+        got = self.bench(self.iterations, ask, _timeout(self.policy, self.batch_ns * ask))
+        self.batches.extend(got)
+        self.values.extend(s["ns"] / s["iterations"] for s in got)
+        if self.lead is None:
+            self.lead = settled_at(self.values, len(got), self.per_op)
+        now_per_op = float(np.median([s["ns"] / s["iterations"] for s in got]))
+        if not self.slow and now_per_op < self.per_op / 2:  # compiled: 2× faster than sized for
+            n = len(self.batches)
+            self.note = f"{self.per_op / now_per_op:.0f}× faster after {n} batches (resized); "
+            self.per_op, self.base = now_per_op, n
+
+    def settle(self, min_warmup_s: float) -> None:
+        """Where the kept batches start (None: still warming up), and why."""
+        start_at = max(self.base, self.lead if self.lead is not None else len(self.values))
+        self.keep_from, why = _steady(
+            self.batches,
+            self.values,
+            start_at,
+            self.warm_ns,
+            min_warmup_s,
+            self.min_samples,
+            self.slow,
+        )
+        lead = f"{self.lead} batches slower than round 1's speed; " if self.lead else ""
+        self.why = lead + self.note + why
+
+    def decide(self, elapsed: float) -> rules.StopDecision:
+        kept = self.values[self.keep_from :] if self.keep_from is not None else []
+        prec = stats.median_ci(kept).precision if len(kept) >= 2 else float("inf")
+        limits = {"target": self.target, "budget_s": self.policy.budget_s}
+        return rules.should_stop(len(kept), prec, elapsed, min_samples=self.min_samples, **limits)
+
+    def result(self, decision: rules.StopDecision, elapsed: float, total_s: float) -> Measurement:
+        flags = []
+        keep_from, why = self.keep_from, self.why
+        if keep_from is None:
+            keep_from, why = _never_steady(self.batches, self.slow, elapsed, why)
+            flags.append(why)
+        kept = self.batches[keep_from:]
+        ci = stats.median_ci(stats.per_op(kept))
+        flags += rules.noise_flags(stats.per_op(kept), ci, self.target)
+        flags += long_call_flags(
+            self.policy, self.slow, self.slow_family, self.per_op, self.min_samples, ci
+        )
+        return Measurement(
+            samples=kept,
+            warmup=self.warm + self.batches[:keep_from],
+            iterations=self.iterations,
+            ci=ci,
+            target=self.target,
+            stop_reason=decision.reason,
+            slow=self.slow,
+            elapsed_s=total_s,
+            flags=flags,
+            warmup_reason=why,
+        )
 
 
 SETTLED = 1.5  # a later round's batch this close to its first round's ns/op: warmed up

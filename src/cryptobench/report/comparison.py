@@ -77,12 +77,22 @@ def _head_lines(cmp: Comparison) -> list[str]:
     ]
 
 
+def level_line(d) -> str:
+    return (
+        f"machine level: the drift probe took {d.ratio:.3f}× as long in B as in A (95% CI "
+        f"{d.low:.3f}–{d.high:.3f}); every ratio is divided by it and carries its uncertainty "
+        "(--machine-level none compares raw times)"
+    )
+
+
 def summary_lines(cmp: Comparison, fail_above: float | None) -> list[str]:
     g = cmp.geomean()
     lines = [
         *_head_lines(cmp),
         "geometric mean of B/A: " + (f"{g:.3f} ({g - 1:+.1%})" if g else "n/a"),
     ]
+    if cmp.level is not None:
+        lines.append(level_line(cmp.level))
     lines += [f"note: {case_label(c.key)}: {c.note}" for c in cmp.cases if c.note]
     if len(cmp.families()) > 1:
         parts = [f"{f} {cmp.geomean(f):.3f}" for f in cmp.families()]
@@ -179,14 +189,22 @@ def _case_json(c: CaseComparison) -> dict:
     }
 
 
+# the test behind each CaseComparison.method (results/compare.py)
+TESTS = {
+    "rounds": "Welch's t, two-sided, on the logs of the round medians (between-round variance)",
+    "batches": "Mann-Whitney U, two-sided, on per-operation times of the kept batches",
+}
+
+
 def _method(cmp: Comparison) -> dict:
     if cmp.metric == "instructions":
         return {
             "test": "none: instruction counts under valgrind are exact; B/A beyond the threshold",
             "threshold": cmp.min_effect,
         }
+    methods = sorted({c.method for c in cmp.cases}) or ["rounds"]
     return {
-        "test": "Mann-Whitney U, two-sided, on per-operation times of the kept batches",
+        "test": "; ".join(TESTS.get(m, m) for m in methods),
         "fdr": "Benjamini-Hochberg",
         "alpha": cmp.alpha,
         "min_effect": cmp.min_effect,
@@ -209,6 +227,9 @@ def render_json(cmp: Comparison, a: str, b: str, fail_above=None, **_) -> str:
             "geomean_ratio": cmp.geomean(),
             "geomean_ratio_by_family": {f: cmp.geomean(f) for f in cmp.families()},
         },
+        "machine_level": None
+        if cmp.level is None
+        else {"probe_ratio": cmp.level.ratio, "low": cmp.level.low, "high": cmp.level.high},
         "warnings": cmp.warnings,
         "cases": [_case_json(c) for c in cmp.cases],
         "unmatched": {
@@ -231,7 +252,9 @@ def render(fmt: str, cmp: Comparison, a: str, b: str, fail_above: float | None =
     return FORMATS[fmt](cmp, a, b, fail_above=fail_above)
 
 
-def compare_pair(doc_a, doc_b, alpha, min_effect, metric="auto", fail_above=None) -> Comparison:
+def compare_pair(
+    doc_a, doc_b, alpha, min_effect, metric="auto", fail_above=None, machine="auto"
+) -> Comparison:
     """Time (compare.py) or instruction counts (results/instructions.py). ``min_effect`` None:
     the metric's default; for counts, --fail-above's percentage, else 0.5%."""
     if instructions.choose_metric(doc_a, doc_b, metric) == "instructions":
@@ -239,16 +262,16 @@ def compare_pair(doc_a, doc_b, alpha, min_effect, metric="auto", fail_above=None
         threshold = default if min_effect is None else min_effect
         return instructions.compare(doc_a, doc_b, threshold)
     effect = compare_mod.MIN_EFFECT if min_effect is None else min_effect
-    return compare_mod.compare(doc_a, doc_b, alpha=alpha, min_effect=effect)
+    return compare_mod.compare(doc_a, doc_b, alpha=alpha, min_effect=effect, machine=machine)
 
 
-def compare_many(docs, fmt, alpha, min_effect, fail_above, metric="auto"):
+def compare_many(docs, fmt, alpha, min_effect, fail_above, metric="auto", machine="auto"):
     """Every candidate (docs[1:]) against the baseline (docs[0]): (text, any candidate with
     nothing in common, any slowdown above ``fail_above``)."""
     names = labels(docs)
     texts, empty, slow, as_json = [], False, False, []
     for doc, name in zip(docs[1:], names[1:], strict=True):
-        cmp = compare_pair(docs[0], doc, alpha, min_effect, metric, fail_above)
+        cmp = compare_pair(docs[0], doc, alpha, min_effect, metric, fail_above, machine)
         text = render(fmt, cmp, names[0], name, fail_above)
         empty |= not cmp.cases
         slow |= fail_above is not None and bool(cmp.slowdowns_above(fail_above))

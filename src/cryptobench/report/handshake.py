@@ -90,20 +90,27 @@ def _rounds(r: dict) -> dict[int, dict]:
 
 
 def estimate(keygen: dict, agree: dict, sign: dict) -> stats.RoundsCI:
-    """The handshake's estimate: per round the sum (stats.round_sum), across rounds
-    stats.rounds_ci. Rounds are paired by number; only rounds all three have are used."""
-    by = [_rounds(keygen), _rounds(agree), _rounds(sign)]
-    common = sorted(set(by[0]) & set(by[1]) & set(by[2]))
+    """The handshake's estimate (see :func:`use_estimate`)."""
+    return use_estimate([keygen, agree, sign])
+
+
+def use_estimate(parts: list[dict], weights=None) -> stats.RoundsCI:
+    """A use made of several measured operations (each ``weights[i]`` times): per round the
+    weighted sum (stats.round_sum), across rounds stats.rounds_ci. Rounds are paired by
+    number; only rounds every part has are used."""
+    by = [_rounds(p) for p in parts]
+    common = sorted(set.intersection(*(set(b) for b in by)))
     if not common:  # rounds numbered differently: each result as one round
-        by, common = [{1: keygen}, {1: agree}, {1: sign}], [1]
+        by, common = [{1: p} for p in parts], [1]
     sums = []
     for n in common:
-        parts = [b[n] for b in by]
+        rs = [b[n] for b in by]
         sums.append(
             stats.round_sum(
-                [p["median_ns"] for p in parts],
-                [p["ci_low_ns"] for p in parts],
-                [p["ci_high_ns"] for p in parts],
+                [p["median_ns"] for p in rs],
+                [p["ci_low_ns"] for p in rs],
+                [p["ci_high_ns"] for p in rs],
+                weights,
             )
         )
     return stats.rounds_ci([s[0] for s in sums], [s[1] for s in sums], [s[2] for s in sums])

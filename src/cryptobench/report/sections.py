@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import calibration, handshake, hardware, layout
+from . import calibration, handshake, hardware, layout, migration
 from . import instructions as instructions_report
 from . import leak as leak_report
 
@@ -244,7 +244,28 @@ def is_calibration(doc: dict) -> bool:
     return calibration.applies(doc)
 
 
-AFTER_TABLES = (fits, speedups, scaling, tls_handshake, noop, instructions, leak)
+def pq_migration(results: list[dict]) -> list[Section]:
+    """Classical vs post-quantum vs hybrid per runtime, one use each (report.migration)."""
+    rows = [
+        (
+            c.runtime,
+            c.use,
+            c.kind,
+            c.primitive,
+            c.implementation,
+            Num(migration.estimate_text(c.estimate), c.estimate.median),
+            Num("" if c.wire is None else str(c.wire), c.wire),
+            Num(migration.versus_text(c.versus), c.versus.ratio if c.versus else None),
+        )
+        for c in migration.choices(results)
+    ]
+    if not rows:
+        return []
+    cols, numeric = migration.COLUMNS, migration.NUMERIC
+    return [Section("pq-migration", migration.TITLE, cols, rows, numeric, [migration.NOTE])]
+
+
+AFTER_TABLES = (fits, speedups, scaling, tls_handshake, pq_migration, noop, instructions, leak)
 
 
 def build(doc: dict, opts: Options | None = None) -> list[Section]:

@@ -101,6 +101,8 @@ class Comparison:
     alpha: float = ALPHA
     min_effect: float = MIN_EFFECT
     metric: str = "time"  # "instructions": instructions per operation (results/instructions.py)
+    # the drift probe's B/A when every ratio was divided by it (--machine-level), else None
+    level: stats.Diff | None = None
 
     @property
     def significant(self) -> list[CaseComparison]:
@@ -154,10 +156,44 @@ def probe_median(doc: dict) -> float | None:
     return geomean([p.get("median_ns") or 0 for p in (doc.get("run") or {}).get("probes") or []])
 
 
-def _probe_warnings(doc_a: dict, doc_b: dict) -> list[str]:
+def probe_estimate(doc: dict) -> stats.RoundsCI | None:
+    """The machine's level in a run: its drift probe's round estimate (None with fewer than
+    two probed rounds)."""
+    probes = [
+        p
+        for p in (doc.get("run") or {}).get("probes") or []
+        if p.get("median_ns") and p.get("ci_low_ns") and p.get("ci_high_ns")
+    ]
+    if len(probes) < 2:
+        return None
+    return stats.rounds_ci(
+        *([p[k] for p in probes] for k in ("median_ns", "ci_low_ns", "ci_high_ns"))
+    )
+
+
+LEVELS = ("auto", "probe", "none")
+
+
+def machine_level(doc_a: dict, doc_b: dict, mode: str = "auto"):
+    """(A's and B's machine level, or None; why not, or None) for --machine-level: ``probe``
+    divides every ratio by the drift probe's B/A; ``auto`` does so only when both runs come
+    from one machine (its machine id), since between machines the difference is the point;
+    ``none`` never (docs/reports.md, "Comparing runs")."""
+    if mode == "none":
+        return None, None
+    ids = [(d.get("machine") or {}).get("machine_id") for d in (doc_a, doc_b)]
+    if mode == "auto" and (ids[0] is None or ids[0] != ids[1]):
+        return None, None
+    pa, pb = probe_estimate(doc_a), probe_estimate(doc_b)
+    if pa is None or pb is None:
+        return None, "no drift probe in both runs: the machine's level is not taken out"
+    return (pa, pb), None
+
+
+def _probe_warnings(doc_a: dict, doc_b: dict, adjusted: bool = False) -> list[str]:
     out = []
     pa, pb = probe_median(doc_a), probe_median(doc_b)
-    if pa and pb and abs(pb / pa - 1) > PROBE_MOVED:
+    if not adjusted and pa and pb and abs(pb / pa - 1) > PROBE_MOVED:
         out.append(
             f"the drift probe moved {pb / pa - 1:+.1%} between A and B: the machine changed, "
             "so part of every ratio is the machine's"
@@ -169,9 +205,9 @@ def _probe_warnings(doc_a: dict, doc_b: dict) -> list[str]:
     return out
 
 
-def warnings(doc_a: dict, doc_b: dict) -> list[str]:
+def warnings(doc_a: dict, doc_b: dict, adjusted: bool = False) -> list[str]:
     """What makes a comparison of these two runs less trustworthy than its p-values say."""
-    out = _probe_warnings(doc_a, doc_b)
+    out = _probe_warnings(doc_a, doc_b, adjusted)
     for side, doc in (("A", doc_a), ("B", doc_b)):
         why = busy(doc)
         if why:
@@ -236,10 +272,12 @@ def rounds_estimate(r: dict) -> stats.RoundsCI | None:
     )
 
 
-def compare_case(key: Key, ra: dict, rb: dict) -> CaseComparison:
+def compare_case(key: Key, ra: dict, rb: dict, level=None) -> CaseComparison:
+    """B against A; ``level`` (A's and B's machine level) divides the ratio by the machine's
+    shift where both have rounds."""
     ea, eb = rounds_estimate(ra), rounds_estimate(rb)
     if ea and eb:
-        d = stats.rounds_diff(ea, eb)
+        d = stats.rounds_diff(ea, eb, level=level)
         return CaseComparison(
             key=key,
             family=rb.get("family") or ra.get("family") or "?",
@@ -274,11 +312,22 @@ def _by_key(doc: dict) -> dict[Key, dict]:
 
 
 def compare(
-    doc_a: dict, doc_b: dict, alpha: float = ALPHA, min_effect: float = MIN_EFFECT
+    doc_a: dict,
+    doc_b: dict,
+    alpha: float = ALPHA,
+    min_effect: float = MIN_EFFECT,
+    machine: str = "auto",
 ) -> Comparison:
-    """Compare run B against run A (the baseline)."""
+    """Compare run B against run A (the baseline); ``machine``: --machine-level."""
     a, b = _by_key(doc_a), _by_key(doc_b)
-    result = Comparison([], alpha=alpha, min_effect=min_effect, warnings=warnings(doc_a, doc_b))
+    level, why_not = machine_level(doc_a, doc_b, machine)
+    result = Comparison(
+        [], alpha=alpha, min_effect=min_effect, warnings=warnings(doc_a, doc_b, bool(level))
+    )
+    if level:
+        result.level = stats.rounds_diff(*level)
+    elif why_not and machine == "probe":
+        result.warnings.append(why_not)
     result.only_a = sorted(k for k in a if k not in b)
     result.only_b = sorted(k for k in b if k not in a)
     for key in sorted(k for k in a if k in b):
@@ -290,7 +339,7 @@ def compare(
             reason = "; ".join(f"{side}: {w}" for side, w in (("A", why_a), ("B", why_b)) if w)
             result.not_comparable.append((key, reason))
             continue
-        result.cases.append(compare_case(key, a[key], b[key]))
+        result.cases.append(compare_case(key, a[key], b[key], level))
     by_batches = sum(c.method == "batches" for c in result.cases)
     if by_batches:
         result.warnings.append(

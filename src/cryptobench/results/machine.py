@@ -112,10 +112,17 @@ def frequency_policy() -> dict:
     }
 
 
+def usable_cpus() -> set[int]:
+    """The CPUs this process may run on (its affinity where the OS has one: not on macOS)."""
+    if hasattr(os, "sched_getaffinity"):
+        return os.sched_getaffinity(0)
+    return set(range(os.cpu_count() or 1))
+
+
 def pin_plan(cpus: list[int] | None = None) -> dict | None:
     """Where ``--pin`` puts things: runners on one CPU, the orchestrator on another; None on a
     machine with fewer than 2 usable CPUs."""
-    cpus = sorted(cpus if cpus is not None else os.sched_getaffinity(0))
+    cpus = sorted(cpus if cpus is not None else usable_cpus())
     if len(cpus) < 2:
         return None
     return {"runner_cpu": cpus[-1], "orchestrator_cpu": cpus[0]}

@@ -3,34 +3,26 @@ renders. Each step is one module (plan, session, measure, rounds, store, results
 
 from __future__ import annotations
 
-import contextlib
-import os
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Console
 
 from ..catalog import primitives as catalog
-from ..errors import DataError, UsageError
+from ..errors import UsageError
 from ..measure import parallel, sampling
 from ..measure.case import Prepared, noop_cases
 from ..measure.rounds import JIT_ROUNDS, ROUNDS, Rounds, estimate
 from ..measure.verified import prepare_all
 from ..plan import cases as plan
 from ..results import document as results
-from ..results import identity, machine
+from ..results import machine
 from ..runtimes import cpu_features, feature_sets
 from ..runtimes.session import Runtime, open_runtimes
-from ..store import liveness
-from ..store.liveness import Heartbeat
-from ..store.sql import StoreLost
-from ..store.sqlite import RunStore, open_store
 from ..verify import vectors
 from ..verify.cache import Cache, Fingerprints
 from ..verify.verifier import Verifier
-from . import neighbours
-from .lock import RunLock
+from .lifecycle import Lifecycle, document, stopping
 from .progress import Progress
 
 
@@ -73,29 +65,26 @@ def run(req: RunRequest, console: Console) -> Outcome:
     cat = catalog.load()
     if req.preset:
         plan.load_preset(req.preset, cat)  # a bad preset file is refused before anything starts
-    store = open_store(req.db)
+    life = Lifecycle(req.db, console, wait=req.wait)
     live, skipped = open_runtimes(req.filters.runtimes, req.filters.impls)
     sets = feature_sets.switched_sets(live, req.cpu_features)
-    try:
+    with stopping(lambda: [*live, *(rt for rts in sets.values() for rt in rts)]):
         cases, not_offered, chosen = _plan(req, cat, live, skipped, console)
         cases, not_offered = feature_sets.for_sets(cases, not_offered, sets)
         if not cases:
             raise UsageError("nothing to run: no implementation can switch off what was asked")
         policy = _policy(req, chosen)
-        with RunLock(wait=req.wait), neighbours.Marker():
-            run_doc = _start(req, chosen, policy, live, skipped, store)
-            _announce(console, run_doc, cases, policy, req, live, store)
-            _note_others(run_doc, console)
-            with Heartbeat(_beat(req.db, run_doc["id"])):
-                interrupted = _verify_and_measure(
-                    cat, sets, store, run_doc, policy, req, cases, not_offered, console
-                )
-    finally:
-        for rts in sets.values():
-            for rt in rts:
-                rt.stop()
-    run_doc, stored = store.load(run_doc["id"])
-    return Outcome(run_doc, stored, sum(r["status"] == "failed" for r in stored), interrupted)
+        with life:
+            run_doc = life.begin(
+                _start(req, chosen, policy, live, skipped),
+                lambda doc: _announce(console, doc, cases, policy, req, live, life.store),
+            )
+            _verify_and_measure(
+                cat, sets, life.store, run_doc, policy, req, cases, not_offered, console
+            )
+    run_doc, stored = life.store.load(run_doc["id"])
+    failures = sum(r["status"] == "failed" for r in stored)
+    return Outcome(run_doc, stored, failures, life.interrupted)
 
 
 def _parallel(ctx, prepared, seq: int, cpus: list[int], threads: bool) -> int:
@@ -155,83 +144,32 @@ def _count_instructions(rounds: Rounds, prepared: list[Prepared], ctx, console) 
     instructions.count_all(todo, req.timeout, on_row)
 
 
-def _beat(db, run_id: str):
-    """The heartbeat's beat: its own connection (opened in its thread), one UPDATE."""
-    own: list[RunStore] = []
-
-    def beat() -> None:
-        if not own:
-            own.append(open_store(db))
-        own[0].heartbeat(run_id)
-
-    return beat
-
-
 def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offered, console):
-    """Verification, then the rounds; the run is closed whatever happens. True if
-    interrupted (Ctrl-C keeps every stored case)."""
-    cpu0, load0 = machine.cpu_times(), os.getloadavg()[0]
-    interrupted = True
-    try:
-        vecs, prepared, seq = vectors.load_all(cat), [], 0
-        cases = feature_sets.switched_impls(sets, cases)
-        for off, rts in sets.items():  # each feature set verified in its own processes
-            verifier = Verifier(cat, vecs, rts, timeout=req.timeout)
-            got, seq = _verify(
-                verifier,
-                [c for c in cases if c.cpu_off == off],
-                [(c, why) for c, why in not_offered if c.cpu_off == off],
-                (run_doc, store, req, console),
-                seq,
-            )
-            prepared += got
-        by_key = {rt.key: rt for rts in sets.values() for rt in rts}
-        rounds = Rounds(by_key, verifier, store, run_doc, policy, req.rounds, req.jit_rounds)
-        rounds.pin = run_doc["settings"]["pin"]
-        with Progress(
-            console, rounds.steps(prepared), _planned(prepared, policy, req, sets)
-        ) as progress:
-            rounds.on_step = progress.update
-            rounds.measure(prepared)
-        if run_doc["settings"].get("metric") == "instructions":
-            _count_instructions(rounds, prepared, (store, run_doc, req), console)
-        for cpus, threads in ((req.parallel, False), (req.threads, True)):
-            if cpus:
-                seq = _parallel(
-                    (req, by_key, store, run_doc, policy, rounds, console),
-                    prepared,
-                    seq,
-                    cpus,
-                    threads,
-                )
-        interrupted = False
-    except KeyboardInterrupt:
-        pass
-    finally:
-        steal = machine.steal_fraction(cpu0, machine.cpu_times())
-        results.finish(run_doc, interrupted, steal, load0)
-        _note_others(run_doc, console)
-        _close(store, run_doc, sys.exc_info()[1])
-    return interrupted
-
-
-def _note_others(run_doc: dict, console) -> None:
-    """Another user's run measuring at our start or end (the lock is per user): recorded in
-    the run, said now and in its summary."""
-    line = neighbours.record(run_doc)
-    if line:
-        console.print(line, markup=False)
-
-
-def _close(store: RunStore, run_doc: dict, failure: BaseException | None) -> None:
-    """The run's last write; a store that stopped taking writes (StoreLost: a full disk, a
-    server gone) marks it failed where it still can, and its error goes on to the user."""
-    if not isinstance(failure, StoreLost):
-        store.update_run(run_doc)
-        return
-    run_doc["status"], run_doc["status_detail"] = "failed", failure.reason
-    with contextlib.suppress(DataError):
-        store.update_run(run_doc)
+    """Verification, then the rounds (the lifecycle closes the run whatever happens)."""
+    vecs, prepared, seq = vectors.load_all(cat), [], 0
+    cases = feature_sets.switched_impls(sets, cases)
+    for off, rts in sets.items():  # each feature set verified in its own processes
+        verifier = Verifier(cat, vecs, rts, timeout=req.timeout)
+        got, seq = _verify(
+            verifier,
+            [c for c in cases if c.cpu_off == off],
+            [(c, why) for c, why in not_offered if c.cpu_off == off],
+            (run_doc, store, req, console),
+            seq,
+        )
+        prepared += got
+    by_key = {rt.key: rt for rts in sets.values() for rt in rts}
+    rounds = Rounds(by_key, verifier, store, run_doc, policy, req.rounds, req.jit_rounds)
+    rounds.pin = run_doc["settings"]["pin"]
+    with Progress(console, rounds.steps(prepared), _planned(prepared, policy, req, sets)) as bar:
+        rounds.on_step = bar.update
+        rounds.measure(prepared)
+    if run_doc["settings"].get("metric") == "instructions":
+        _count_instructions(rounds, prepared, (store, run_doc, req), console)
+    for cpus, threads in ((req.parallel, False), (req.threads, True)):
+        if cpus:
+            ctx = (req, by_key, store, run_doc, policy, rounds, console)
+            seq = _parallel(ctx, prepared, seq, cpus, threads)
 
 
 def _plan(req: RunRequest, cat, live: list[Runtime], skipped, console: Console):
@@ -269,7 +207,8 @@ def _metric(req: RunRequest, chosen: plan.Preset | None) -> str:
     return req.metric or (chosen.metric if chosen else None) or "time"
 
 
-def _start(req, chosen, policy, live, skipped, store: RunStore) -> dict:
+def _start(req, chosen, policy, live, skipped) -> dict:
+    """The run's document (lifecycle.document) with the `run` command's settings."""
     pin = machine.pin_plan() if req.pin else None
     settings = {
         "parallel": req.parallel or None,
@@ -282,19 +221,17 @@ def _start(req, chosen, policy, live, skipped, store: RunStore) -> dict:
         "pin": pin,
         "metric": _metric(req, chosen),
     }
-    run_doc = results.start(
+    preset = chosen.name if chosen else None
+    return document(
         req.command,
-        chosen.name if chosen else None,
+        preset,
         req.seed,
         settings,
-        {**machine.fingerprint(), **identity.identity(req.machine_label)},
-        machine.git_commit(),
         live,
         skipped,
+        label=req.machine_label,
+        name=req.name,
     )
-    run_doc["name"], run_doc["process"] = req.name, liveness.process()
-    store.begin_run(run_doc)
-    return run_doc
 
 
 def _planned(prepared: list[Prepared], policy, req, sets) -> float:

@@ -15,6 +15,7 @@ under a label that says otherwise.
 
 from __future__ import annotations
 
+import platform
 import re
 
 from ..errors import UsageError
@@ -31,13 +32,21 @@ NAMES = {
 }
 KINDS = ("openssl_ia32cap", "godebug", "jvm_flags", "variant")
 _JVM_VALUE = re.compile(r"^(-XX:\w+)=(\d+)$")
+X86 = ("x86_64", "amd64", "i386", "i686")  # the machines whose features FEATURES names
 
 
-def parse(text: str | None) -> tuple[str, ...]:
+def parse(text: str | None, machine: str | None = None) -> tuple[str, ...]:
     """``-sha,-aes`` (the minus is optional) or ``baseline`` → features off, in FEATURES order.
-    An empty or missing text: none (the default paths)."""
+    An empty or missing text: none (the default paths). The features are x86-64's: on another
+    ``machine`` (default: this one's) they are refused rather than mislabel its rows."""
     if not text or text.strip() in ("", "default"):
         return ()
+    arch = (machine or platform.machine()).lower()
+    if arch not in X86:
+        raise UsageError(
+            f"--cpu-features names x86-64 features ({', '.join(NAMES.values())}); "
+            f"this machine is {arch}"
+        )
     off = set()
     for item in (s.strip() for s in text.split(",")):
         name = item.lstrip("-")

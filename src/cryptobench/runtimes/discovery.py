@@ -87,6 +87,8 @@ def _validate(raw: dict) -> None:
             raise RunnerTomlError("every [[variants]] needs a name")
         _strings(var.get("command", run["command"]), "variants.command")
         _validate_instructions(var.get("instructions", {}))
+        if not isinstance(var.get("leak", {}).get("taint", False), bool):
+            raise RunnerTomlError("variants.leak.taint must be true or false")
 
 
 def _validate_instructions(table) -> None:
@@ -145,7 +147,7 @@ def _spec(raw: dict, folder: Path, variant: dict | None, name: str | None) -> Ru
         compiles=bool(raw["run"].get("compiles", False)),
         cpu_features=cpu_features.resolve(raw, folder, name),
         leak_control_bytes=raw.get("leak", {}).get("control_bytes"),
-        leak_taint=raw.get("leak", {}).get("taint") is True,
+        leak_taint=source.get("leak", raw.get("leak", {})).get("taint") is True,  # a variant's own
     )
     table = source.get("instructions", raw.get("instructions"))  # a variant's own, else the base's
     if table is not None:

@@ -11,6 +11,7 @@ the secret-dependent ones, as in ctgrind (A. Langley, 2010) and SUPERCOP's TIMEC
 API:
 - ``options(xml_path)`` → memcheck's options for one checked process;
 - ``sites(xml_text)`` → the :class:`Site` list after the mark (one per kind and symbol);
+- ``site_counts(xml_text)`` → {(kind, symbol): times it ran} for those sites;
 - ``describe(sites)`` → "secret-dependent branch at SYMBOL; …" or "none found".
 """
 
@@ -59,14 +60,17 @@ def _frame(fr: ET.Element) -> tuple[str, str, str]:
     return fn, obj, where
 
 
-def sites(xml_text: str) -> list[Site]:
-    """The secret-dependent sites: errors of memcheck's XML after the runner's mark, one per
-    (kind, symbol), in order. ValueError when the XML cannot be read or has no mark."""
+def _parse(xml_text: str) -> ET.Element:
     try:
-        root = ET.fromstring(xml_text)
+        return ET.fromstring(xml_text)
     except ET.ParseError as exc:
         raise ValueError(f"memcheck XML: {exc}") from None
-    out, seen, marked = [], set(), False
+
+
+def _after_mark(root: ET.Element) -> list[tuple[Site, str]]:
+    """Each error after the runner's mark as (its site, its ``unique`` id); ValueError when
+    there is no mark."""
+    out, marked = [], False
     for el in root:
         if el.tag == "clientmsg" and MARK in (el.findtext("text") or ""):
             marked = True
@@ -75,11 +79,36 @@ def sites(xml_text: str) -> list[Site]:
         frames = el.findall("stack/frame")
         fn, obj, where = _frame(frames[0]) if frames else ("??", "", "")
         site = Site(KINDS[el.findtext("kind")], fn, obj, where, tuple(_frame(f)[0] for f in frames))
+        out.append((site, el.findtext("unique") or ""))
+    if not marked:
+        raise ValueError("the runner's mark is not in memcheck's output: nothing was tainted")
+    return out
+
+
+def sites(xml_text: str) -> list[Site]:
+    """The secret-dependent sites: errors of memcheck's XML after the runner's mark, one per
+    (kind, symbol), in order. ValueError when the XML cannot be read or has no mark."""
+    out, seen = [], set()
+    for site, _ in _after_mark(_parse(xml_text)):
         if (site.kind, site.symbol) not in seen:
             seen.add((site.kind, site.symbol))
             out.append(site)
-    if not marked:
-        raise ValueError("the runner's mark is not in memcheck's output: nothing was tainted")
+    return out
+
+
+def site_counts(xml_text: str) -> dict[tuple[str, str], int]:
+    """How often each secret-dependent site ran: per (kind, symbol), the sum of memcheck's
+    ``errorcounts`` over the errors after the mark (a branch in a loop counts once per
+    iteration; memcheck reports each error once, and counts its repeats at exit)."""
+    root = _parse(xml_text)
+    counts = {
+        p.findtext("unique"): int(p.findtext("count") or 0)
+        for p in root.iterfind("errorcounts/pair")
+    }
+    out: dict[tuple[str, str], int] = {}
+    for site, unique in _after_mark(root):
+        key = (site.kind, site.symbol)
+        out[key] = out.get(key, 0) + counts.get(unique, 1)
     return out
 
 

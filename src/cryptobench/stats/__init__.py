@@ -129,13 +129,16 @@ def rounds_ci(medians, lows, highs, confidence: float = CONFIDENCE) -> RoundsCI:
     return RoundsCI(centre, math.exp(mu - half), math.exp(mu + half), r, var, sd)
 
 
-def round_sum(medians, lows, highs) -> tuple[float, float, float]:
+def round_sum(medians, lows, highs, weights=None) -> tuple[float, float, float]:
     """One round of a use made of several operations (a handshake: keygen + agree + sign):
-    the sum of their medians, and a within-round 95% interval for it. The operations are
-    measured independently, so their variances add (each read off its CI as in
-    :func:`rounds_ci`), never their intervals. The sums of each round then go to
-    :func:`rounds_ci` like any case's round medians."""
-    m = np.asarray(medians, dtype=float)
+    the sum of their medians, each times its weight (how often the use runs it: an ECDH
+    exchange is two keygens and two agrees), and a within-round 95% interval for it. The
+    operations are measured independently, so their variances add (each read off its CI as
+    in :func:`rounds_ci`; a weight w scales one operation's variance by w²), never their
+    intervals. The sums of each round then go to :func:`rounds_ci` like any case's round
+    medians."""
+    w = np.ones(len(medians)) if weights is None else np.asarray(weights, dtype=float)
+    m = w * np.asarray(medians, dtype=float)
     total = float(m.sum())
     if total <= 0:
         return total, total, total
@@ -178,15 +181,28 @@ class Diff:
     p_value: float
 
 
-def rounds_diff(a: RoundsCI, b: RoundsCI, confidence: float = CONFIDENCE) -> Diff:
+def rounds_diff(
+    a: RoundsCI,
+    b: RoundsCI,
+    confidence: float = CONFIDENCE,
+    level: tuple[RoundsCI, RoundsCI] | None = None,
+) -> Diff:
     """B against A from their round estimates: Welch's t on the logs, with the
-    Welch–Satterthwaite degrees of freedom; both variances are :func:`rounds_ci`'s."""
+    Welch–Satterthwaite degrees of freedom; both variances are :func:`rounds_ci`'s.
+
+    ``level``: the machine's level in A and in B (the drift probe's round estimates). B/A is
+    then divided by the probe's B/A — the part of every ratio that is the machine's — and the
+    probe's two variances join the sum (and the degrees of freedom), so the interval also
+    carries how well the machine's shift is known."""
+    parts = [a, b, *(level or ())]
     d = math.log(b.median) - math.log(a.median)
-    var = a.log_var + b.log_var
+    if level:
+        d -= math.log(level[1].median) - math.log(level[0].median)
+    var = sum(x.log_var for x in parts)
     if var <= 0:
         same = d == 0
         return Diff(math.exp(d), math.exp(d), math.exp(d), 1.0 if same else 0.0)
-    dfs = [(v, max(1, x.rounds - 1)) for v, x in ((a.log_var, a), (b.log_var, b))]
+    dfs = [(x.log_var, max(1, x.rounds - 1)) for x in parts]
     df = var**2 / sum(v**2 / k for v, k in dfs if v > 0)
     t = abs(d) / math.sqrt(var)
     half = float(sps.t.ppf(0.5 + confidence / 2, df)) * math.sqrt(var)

@@ -19,8 +19,14 @@ HEARTBEAT_S = 30.0  # how often a run's writer says it is alive
 LEASE_S = 300.0  # silence after which a run counts as interrupted (10 missed beats)
 
 
+def utcnow() -> dt.datetime:
+    """The one clock of liveness: every stamp written and every reading of one (a test moves
+    it to see a long run without waiting for it)."""
+    return dt.datetime.now(dt.UTC)
+
+
 def now_iso() -> str:
-    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    return utcnow().isoformat(timespec="seconds")
 
 
 def this_host() -> str:
@@ -58,7 +64,7 @@ def status(run: dict, host, pid, heartbeat, now: dt.datetime | None = None):
     """(status, detail or None) of a stored run as a reader sees it now."""
     if run.get("status") != "running":
         return run.get("status"), None
-    now = now or dt.datetime.now(dt.UTC)
+    now = now or utcnow()
     age = _age_s(heartbeat, now)
     if host == this_host() and pid is not None and not pid_alive(int(pid)):
         return "interrupted", f"its process {pid} on {host} is gone"
@@ -67,6 +73,22 @@ def status(run: dict, host, pid, heartbeat, now: dt.datetime | None = None):
     if host and host != this_host():
         return "running", f"running on {host}"
     return "running", None
+
+
+class CaseBeats:
+    """The beat a stored case gives (docs/results.md: every stored case beats the heartbeat):
+    at most one per ``HEARTBEAT_S`` of the liveness clock, so that a run storing a case every
+    few milliseconds adds no write per case."""
+
+    def __init__(self, beat: Callable[[str], None], every: float = HEARTBEAT_S):
+        self.beat, self.every = beat, every
+        self._last: dict[str, dt.datetime] = {}
+
+    def __call__(self, run_id: str) -> None:
+        now, last = utcnow(), self._last.get(run_id)
+        if last is None or (now - last).total_seconds() >= self.every:
+            self.beat(run_id)
+            self._last[run_id] = now
 
 
 class Heartbeat:

@@ -17,6 +17,7 @@ from ..errors import DataError
 from ..paths import project_root
 from ..runtimes import declared_sizes as sizes_mod
 from ..runtimes.protocol import Implementation, RemoteError, RunnerFailure
+from . import acvp_slhdsa as acvp
 from . import wycheproof_kem as wp_kem
 from . import wycheproof_mldsa as wp_mldsa
 from . import wycheproof_pubkey as wp_pubkey
@@ -53,6 +54,14 @@ FILES = {
 }
 SAMPLE_SEED, SAMPLE_PER_PRIMITIVE = 22, 8
 REFUSALS = ("auth_failed", "invalid_params", "unsupported")
+# the operation a public-key test runs: an implementation that does not offer it is unsupported
+NEEDS = {
+    "kex": "agree",
+    "sig": "verify",
+    "mldsa-sign": "sign",
+    **wp_kem.OPERATION,
+    **acvp.OPERATION,
+}
 
 
 @dataclass(frozen=True)
@@ -102,10 +111,17 @@ def _cases_of(stem: str, doc: dict) -> list[Case]:
     return out
 
 
-def load(folder: Path | None = None) -> dict[str, list[Case]]:
-    """Every stored Wycheproof case the catalog can run, grouped by primitive id."""
+def load(folder: Path | None = None, acvp_folder: Path | None = None) -> dict[str, list[Case]]:
+    """Every stored Wycheproof case the catalog can run, and the stored ACVP SLH-DSA ones
+    (verify/acvp_slhdsa.py), grouped by primitive id."""
     folder = folder or project_root() / "vectors" / "wycheproof"
     grouped: dict[str, list[Case]] = {}
+    path = (acvp_folder or project_root() / "vectors" / "acvp") / acvp.FILE
+    try:
+        for pid, *rest in acvp.parse(path):
+            grouped.setdefault(pid, []).append(Case(pid, *rest, {}))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise DataError(f"{path.name}: not a readable ACVP subset: {exc}") from None
     for stem in FILES:
         path = folder / f"{stem}_test.json"
         try:
@@ -194,6 +210,14 @@ class Suite:
     def _one(self, impl: Implementation, case: Case) -> str | None:
         """None when the case passed; the reason when it is unsupported; Fail otherwise."""
         prim = self.catalog.get(case.primitive)
+        needed = NEEDS.get(case.kind)
+        if needed and needed not in impl.primitives[case.primitive].operations:
+            return f"unsupported: no {needed} offered"  # e.g. sign only, or encaps only
+        if case.kind.startswith("slhdsa-"):
+            try:
+                return acvp.check(lambda op, inputs: self._call(impl, prim, op, inputs), case)
+            except acvp.Fail as exc:
+                raise Fail(str(exc)) from None
         if case.kind.startswith("kem-") or case.kind == "mldsa-sign":
             module = wp_mldsa if case.kind == "mldsa-sign" else wp_kem
             try:
@@ -286,6 +310,8 @@ class Suite:
             offer = impl.primitives[prim.id]
             if (offer.sizes or {}).get("password") == "text" and kind == "invalid_params":
                 return "unsupported: password not UTF-8 text"
+        if kind == "unsupported":  # a library's policy (BouncyCastle's provider: no empty password)
+            return "unsupported: refused by the library's policy"
         if kind is not None:
             raise Fail(f"derive: {kind}")
         if (out == case.expected) != (case.result != "invalid"):

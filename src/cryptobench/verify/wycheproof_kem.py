@@ -16,6 +16,8 @@ from __future__ import annotations
 TYPES = ("MLKEMKeyGen", "MLKEMEncapsTest", "MLKEMTest")
 REFUSED = ("invalid_params", "unsupported", "bad_request")
 NO_RANDOMNESS = "unsupported: no encapsulation with a given randomness"
+# the operation a test checks (an implementation that does not offer it: unsupported)
+OPERATION = {"kem-keygen": "keygen", "kem-encaps": "encaps", "kem-decaps": "decaps"}
 
 
 class Fail(Exception):

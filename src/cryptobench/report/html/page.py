@@ -26,11 +26,13 @@ import plotly
 import plotly.io as pio
 from plotly.offline import get_plotlyjs, get_plotlyjs_version
 
+from ... import __version__
 from ...results.compare import run_labels
 from .. import sections as model
 from . import charts as html_charts
 from . import leak as html_leak
 from . import machines as html_machines
+from . import methodology as html_methodology
 from . import sections as html_sections
 from . import tables as html_tables
 from . import views as html_views
@@ -149,6 +151,8 @@ def _nav(families: list[str]) -> str:
         items.append('<a href="#public-key">Public-key sizes</a>')
     if {"kex", "signature"} <= set(families):
         items.append('<a href="#tls-handshake">TLS handshake</a>')
+    if "kem" in families:
+        items.append('<a href="#pq-migration">Post-quantum migration</a>')
     items += ['<a href="#fits">Per-call and per-byte cost</a>', '<a href="#runs">Runs</a>']
     items += ['<a href="#machines">Machines</a>', '<a href="#methodology">Methodology</a>']
     return '<nav class="cb-nav">' + " · ".join(items) + "</nav>"
@@ -166,7 +170,7 @@ def body(
         "<ul class=cb-runs>"
         + "".join(f"<li><b>{esc(r.label)}</b> {html_tables.run_summary(r)}</li>" for r in runs)
         + "</ul>",
-        f"<p class=cb-generated>Generated {esc(generated)} by cryptobench; "
+        f"<p class=cb-generated>Generated {esc(generated)} by cryptobench {esc(__version__)}; "
         "every chart and table is in this one file.</p>",
         _nav(families),
         "</header><main>",
@@ -176,13 +180,14 @@ def body(
     tail = [
         html_sections.render(html_sections.of_runs(runs), model.public_key),
         html_sections.render(html_sections.of_runs(runs), model.tls_handshake),
+        html_sections.render(html_sections.of_runs(runs), model.pq_migration),
         html_machines.section(runs, normalise_to),
         html_tables.fits_section(runs),
         html_sections.render(html_sections.of_runs(runs), model.noop),
         html_tables.problems_section(runs),
         html_tables.runs_section(runs),
         html_tables.machines_section(runs),
-        _asset("methodology.html"),
+        html_methodology.section(),
         "</main>",
     ]
     return "\n".join(head + sections + tail)
@@ -208,13 +213,14 @@ def render(docs, opts: model.Options | None = None, **kw) -> str:
     explore_js = _inline_ok(_asset("explore.js"), "script")
     dt_text, dt_css = _datatables()
     page_title = title or "cryptobench report: " + ", ".join(r.label for r in runs)
+    generator = f"cryptobench {__version__}; {bundle_name}; plotly {plotly.__version__}"
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{csp([plotly_js, page_js, explore_js])}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="cryptobench; {esc(bundle_name)}; plotly {esc(plotly.__version__)}">
+<meta name="generator" content="{esc(generator)}">
 <title>{esc(page_title)}</title>
 <style>{_inline_ok(dt_css, "style")}</style>
 <style>{_inline_ok(_asset("report.css"), "style")}</style>

@@ -72,7 +72,8 @@ def _records(run: Run) -> list[list]:
                     _g(r.get("ci_low_ns") or r["median_ns"]),
                     _g(r.get("ci_high_ns") or r["median_ns"]),
                     1 if r.get("fresh_substitute") else 0,
-                    1 if r["family"] in layout.SLOW else 0,
+                    # time per operation, not MB/s: password hashes, KDFs, public-key ops
+                    1 if r["family"] in (*layout.SLOW, *layout.PUBKEY_FAMILIES) else 0,
                 ]
             )
     return out

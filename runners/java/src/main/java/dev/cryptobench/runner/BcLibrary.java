@@ -18,6 +18,7 @@ final class BcLibrary implements Library {
     table.putAll(BcCiphers.TABLE);
     table.putAll(BcPasswords.TABLE);
     table.putAll(BcPubkey.TABLE);
+    table.putAll(BcPq.TABLE);
     TABLE = Collections.unmodifiableMap(table);
   }
 
@@ -55,7 +56,10 @@ final class BcLibrary implements Library {
         + "cipher object reused per case (later inits pass a null key to keep the key schedule);"
         + " Argon2 raw output only; argon2 derive also takes the optional params secret and ad (hex);"
         + " public-key rows: one Signer/agreement object per case, keygen from key_seed for"
-        + " X25519, Ed25519 and P-256";
+        + " X25519, Ed25519 and P-256; ML-KEM and ML-DSA (MLKEMGenerator/MLKEMExtractor,"
+        + " MLDSASigner) take the seed form and derive the expanded key when the key is parsed,"
+        + " encaps with a given m through internalGenerateEncapsulated, ML-DSA's rnd through the"
+        + " signer's SecureRandom";
   }
 
   @Override

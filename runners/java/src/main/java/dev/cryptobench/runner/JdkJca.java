@@ -3,6 +3,7 @@ package dev.cryptobench.runner;
 import java.security.MessageDigest;
 import java.security.Provider;
 import java.security.spec.AlgorithmParameterSpec;
+import java.security.spec.InvalidKeySpecException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -199,14 +200,25 @@ final class JdkJca {
           int iterations = in.intParam("iterations", 1, Integer.MAX_VALUE);
           int outLen = in.intParam("out_len", 1, 1 << 16);
           SecretKeyFactory factory = SecretKeyFactory.getInstance(name, p);
-          return () ->
-              factory
-                  .generateSecret(new PBEKeySpec(password, salt, iterations, outLen * 8))
-                  .getEncoded();
+          return () -> derive(p, factory, new PBEKeySpec(password, salt, iterations, outLen * 8));
         };
     t.put(
         id,
         Shapes.custom(name, Set.of("iterations", "out_len"), null, Shapes.ops("derive", derive)));
+  }
+
+  /**
+   * The derived key. The protocol allows any password and iteration count ≥ 1 (their ranges and
+   * UTF-8 are checked before): a provider's policy that refuses one (BouncyCastle's since 1.85: an
+   * empty password, more than 10,000,000 iterations) answers unsupported, naming the refusal.
+   */
+  private static byte[] derive(Provider p, SecretKeyFactory factory, PBEKeySpec spec)
+      throws RunnerException {
+    try {
+      return factory.generateSecret(spec).getEncoded();
+    } catch (IllegalArgumentException | InvalidKeySpecException e) {
+      throw RunnerException.unsupported(p.getName() + " refuses it: " + e.getMessage());
+    }
   }
 
   /** "name version" of a provider, for the notes. */

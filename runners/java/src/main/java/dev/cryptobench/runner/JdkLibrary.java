@@ -57,6 +57,7 @@ final class JdkLibrary implements Library {
     pbkdf2("pbkdf2-sha256", "PBKDF2WithHmacSHA256");
     pbkdf2("pbkdf2-sha512", "PBKDF2WithHmacSHA512");
     TABLE.putAll(JdkJcaPubkey.jdk());
+    TABLE.putAll(JdkPq.table());
   }
 
   /** A JCA cipher object with its key and direction; re-initialised with each message's IV. */
@@ -210,7 +211,8 @@ final class JdkLibrary implements Library {
     return "JCA providers "
         + String.join(", ", providers)
         + " and java.util.zip; one MessageDigest/Mac/Cipher object reused per case (Cipher"
-        + " re-initialised with each message's IV); digest(msg) allocates its output";
+        + " re-initialised with each message's IV); digest(msg) allocates its output"
+        + JdkPq.note();
   }
 
   @Override

@@ -89,17 +89,22 @@ final class PubkeyShapes {
     return OK;
   }
 
-  /**
-   * keygen: public key ‖ private key, from key_seed (32 bytes) when it is sent; the generator (a
-   * KeyPairGenerator, say) is made once per case.
-   */
   private static Primitive.Prepare keygenOp(Shapes.Make<KeyGen> make) {
+    return keygenOp(make, SEED_LEN);
+  }
+
+  /**
+   * keygen: public key ‖ private key, from key_seed ({@code seedLen} bytes) when it is sent; the
+   * generator (a KeyPairGenerator, say) is made once per case.
+   */
+  static Primitive.Prepare keygenOp(Shapes.Make<KeyGen> make, int seedLen) {
     return in -> {
       byte[] seed = null;
       if (in.has("key_seed")) {
         seed = in.get("key_seed");
-        if (seed.length != SEED_LEN) {
-          throw RunnerException.invalidParams("key_seed is " + seed.length + " bytes, not 32");
+        if (seed.length != seedLen) {
+          throw RunnerException.invalidParams(
+              "key_seed is " + seed.length + " bytes, not " + seedLen);
         }
       }
       byte[] fixed = seed;
@@ -116,12 +121,12 @@ final class PubkeyShapes {
 
   /** The one-argument use of a prepared key. */
   @FunctionalInterface
-  private interface With<K> {
+  interface With<K> {
     byte[] run(K key) throws Exception;
   }
 
   /** Parses the named key input once (or in every call with fresh_context) and runs use. */
-  private static <K> Op keyed(Inputs in, String name, Load<K> load, With<K> use) throws Exception {
+  static <K> Op keyed(Inputs in, String name, Load<K> load, With<K> use) throws Exception {
     byte[] raw = in.get(name);
     if (in.fresh) {
       return () -> use.run(parse(load, name, raw));
