@@ -163,7 +163,11 @@ def test_cli_compare_stored_runs(fakes, run_cli):
         assert no_traceback(run_cli(*args)).returncode == 0
     runs = json.loads(run_cli("runs", "--format", "json").stdout)["runs"]
     first, second = runs[0]["id"], runs[1]["id"]
-    proc = no_traceback(run_cli("compare", first[:8], "last", "--fail-above", "1"))
+    # the fake runner answers fixed samples that the machine's level never moves, while the
+    # drift probe is measured: compare the raw times (--machine-level none)
+    proc = no_traceback(
+        run_cli("compare", first[:8], "last", "--fail-above", "1", "--machine-level", "none")
+    )
     assert proc.returncode == 0, proc.stderr
     assert "1 cases compared; 0 significant" in proc.stdout
     assert first[:8] in proc.stdout and second[:8] in proc.stdout
