@@ -170,3 +170,17 @@ def test_advise_reads_its_own_runs_back_with_the_run_they_completed(tmp_path):
     assert "lacks" not in res.stderr  # the advise run holds the case the first run lacked
     ranked = {(e["implementation"], e["primitive"]) for e in json.loads(res.stdout)["ranking"]}
     assert ("go/stdlib", "md5") in ranked and ("python/hashlib", "sha1") in ranked
+
+
+def test_an_answer_from_the_store_starts_no_runner_and_imports_no_measuring_stack(tmp_path):
+    """advise on a store that has the cases (module counts, never timings): no runner, no
+    measuring stack, no scipy.stats (its t quantile is scipy.special's)."""
+    from tests.conftest import cli
+    from tests.test_startup import loaded
+
+    db = str(tmp_path / "store.sqlite")
+    assert cli("import", str(FIXTURE), "--db", db).returncode == 0
+    mods = set(loaded("advise", "--use", "password", "--size", "8", "--db", db))
+    assert "cryptobench.advise.rank" in mods  # it did answer
+    heavy = {"scipy.stats", "cryptobench.measure.rounds", "cryptobench.runtimes.session"}
+    assert not heavy & mods, heavy & mods

@@ -169,16 +169,19 @@ def test_no_integer_cost_within_the_band_is_said_with_both_neighbours():
     s = probed((11, 180e6), (12, 360e6))
     text = verdict("bcrypt").text(s, 11, 180e6)
     assert text == (
-        "no cost within ±15%: cost=11 is -28% (re-measured), "
-        "cost=12 is +44% (its probe, scaled to the rounds); cost=11 is nearer"
+        "no cost within ±15%: cost=11 is 180 ms, -28% (re-measured), "
+        "cost=12 is 360 ms, +44% (its probe, scaled to the rounds); "
+        "cost=11 is nearer (the answer given)"
     )
     assert verdict("bcrypt").text(probed(), 12, 240e6) == ""  # on target: nothing to say
 
 
 def test_the_other_step_by_the_scaling_law_and_at_the_bounds():
     text = verdict("bcrypt").text(probed(), 12, 360e6)
-    assert text.startswith("no cost within ±15%: cost=11 is -28% (scaling law), cost=12 is +44%")
-    assert text.endswith("cost=11 is nearer")
+    assert text.startswith(
+        "no cost within ±15%: cost=11 is 180 ms, -28% (scaling law), cost=12 is 360 ms, +44%"
+    )
+    assert text.endswith("cost=11 is nearer (cost=12 is the answer given)")
     least = verdict("argon2id").text(probed(), 1, 500e6)
     assert least == "t=1 is the least t and is +100%: a smaller --memory makes it faster"
     capped = verdict("scrypt", cap=65536).text(probed(), 65536, 100e6)
@@ -235,5 +238,8 @@ def test_the_table_says_which_value_is_nearer_and_by_how_much():
     run = {"calibration": {"param": "cost", "tolerance": 0.15}, "settings": {"rounds": 3}}
     v = calibration.view({"run": run, "results": [r]})
     assert v.rows[0][5] == "-28% !"
-    assert "x/y off target: no cost within ±15%: cost=11 is -28% (re-measured)" in v.notes[-1]
-    assert v.notes[-1].endswith("cost=11 is nearer")
+    assert (
+        "x/y off target: no cost within ±15%: cost=11 is 180 ms, -28% (re-measured)"
+        in (v.notes[-1])
+    )
+    assert v.notes[-1].endswith("cost=11 is nearer (the answer given)")

@@ -13,7 +13,7 @@ import subprocess
 import pytest
 
 from cryptobench.catalog import primitives as catalog_mod
-from cryptobench.runtimes.protocol import ERROR_KINDS, RemoteError, parse_hello
+from cryptobench.runtimes.protocol import ERROR_KINDS, RemoteError, check_alloc, parse_hello
 from cryptobench.runtimes.session import Runtime
 from cryptobench.verify import vectors as vectors_mod
 from cryptobench.verify.verifier import Verifier
@@ -283,3 +283,25 @@ def test_a_bad_generator_object_is_a_bad_request(runner, spec):
         inputs={"msg": _generated(3, 5)}, params={},
     )  # fmt: skip
     assert out["output"] == (5).to_bytes(8, "big").hex()
+
+
+# docs/methodology.md, "Memory": the runtimes whose runner reads an allocation counter
+ALLOC_RUNTIMES = {"go", "java", "python"}
+
+
+def test_a_bench_answer_carries_alloc_bytes_exactly_where_the_runtime_offers_it(runner):
+    spec, proc, hello = runner
+    found = first_offer(hello)
+    if not found:
+        pytest.skip(f"{NOT_APPLICABLE} this runtime offers no hash or checksum")
+    lib, pid, _ = found
+    params = CATALOG.resolve_params(CATALOG.get(pid), {}, "digest")
+    got = proc.request(
+        "bench", 60, impl=lib, primitive=pid, operation="digest",
+        inputs={"msg": "61" * 100}, params=params, iterations=3, batches=2,
+    )  # fmt: skip
+    reading = check_alloc(got)  # malformed: RunnerFailure
+    if spec.runtime_id.split("@")[0] in ALLOC_RUNTIMES:
+        assert reading is not None and reading["bytes"] >= 0 and reading["counter"]
+    else:
+        assert reading is None, "documented as not offered (docs/methodology.md, Memory)"

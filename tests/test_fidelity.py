@@ -1,6 +1,6 @@
-"""bench/fidelity's arithmetic and order on fixed figures (nothing is timed): pairs alternate
-which side goes first, the ratio is the median of per-pair ratios with its min-max, and an
-anchor's own per-message cost is stated and taken out of the verdict."""
+"""bench/fidelity's arithmetic and order on fixed figures (nothing is timed): each pair runs
+A B B A (the next B A A B), the ratio is the median of per-pair ratios of means with its
+min-max, and an anchor's own per-message cost is stated and taken out of the verdict."""
 
 from __future__ import annotations
 
@@ -40,18 +40,20 @@ def fixed_anchor(fidelity, figures, calls, overhead=None):
     return Fixed("python", "python/hashlib", "pyperf timeit", opts, Path("."))
 
 
-def test_pairs_alternate_and_the_ratio_is_the_median_of_pair_ratios(fidelity, monkeypatch):
+def test_pairs_run_abba_then_baab_and_the_ratio_is_the_pairs_median(fidelity, monkeypatch):
     calls: list[str] = []
-    cb = [110.0, 100.0, 130.0]
+    cb = [100.0, 120.0, 140.0, 120.0, 90.0, 110.0]
 
     def fake_cryptobench(anchor, size, db):
         calls.append("cryptobench")
         return cb.pop(0), 50.0
 
     monkeypatch.setattr(fidelity, "cryptobench_ns", fake_cryptobench)
-    anchor = fixed_anchor(fidelity, [100.0, 100.0, 100.0], calls)
+    anchor = fixed_anchor(fidelity, [100.0] * 6, calls)
     row = fidelity.measure_row(anchor, 64, "db")
-    assert calls == ["anchor", "cryptobench", "cryptobench", "anchor", "anchor", "cryptobench"]
+    a, b = "anchor", "cryptobench"
+    assert calls == [a, b, b, a, b, a, a, b, a, b, b, a]
+    # pair means 110, 130, 100 over an anchor of 100
     assert row["ratio"] == pytest.approx(1.1)
     assert (row["ratio_min"], row["ratio_max"]) == (pytest.approx(1.0), pytest.approx(1.3))
     assert row["noop_ns"] == 50.0
@@ -61,11 +63,27 @@ def test_pairs_alternate_and_the_ratio_is_the_median_of_pair_ratios(fidelity, mo
     assert "OUTSIDE" in fidelity.table([row])
 
 
+def test_a_drift_over_a_pair_reaches_both_sides_alike(fidelity, monkeypatch):
+    """A B B A: a machine slowing by 10 ns a measurement adds 15 ns to both sides' means."""
+    step = iter(range(4))
+
+    def drifted(base):
+        return base + 10.0 * next(step)
+
+    monkeypatch.setattr(fidelity, "cryptobench_ns", lambda anchor, size, db: (drifted(100), None))
+    anchor = fixed_anchor(fidelity, [], [])
+    anchor.ns = lambda size: drifted(100)
+    anchor.opts.pairs = 1
+    row = fidelity.measure_row(anchor, 64, "db")
+    assert row["anchor_ns"] == row["cryptobench_ns"] == 115.0
+    assert row["ratio"] == 1.0
+
+
 def test_an_anchor_that_reads_the_clock_per_message_is_judged_without_that_cost(
     fidelity, monkeypatch
 ):
     monkeypatch.setattr(fidelity, "cryptobench_ns", lambda anchor, size, db: (80.0, None))
-    anchor = fixed_anchor(fidelity, [100.0] * 3, [], overhead=20.0)
+    anchor = fixed_anchor(fidelity, [100.0] * 6, [], overhead=20.0)
     row = fidelity.measure_row(anchor, 1024, "db")
     assert row["ratio"] == pytest.approx(0.8)
     assert row["ratio_without_overhead"] == pytest.approx(1.0)
@@ -81,6 +99,8 @@ def test_a_failed_row_is_printed_and_the_others_are_not_lost(fidelity):
 
 def mitata_line(p50, avg, noop):
     return {"p50_ns": p50, "avg_ns": avg, "min_ns": p50 - 10, "max_ns": avg * 3} | {
+        "p25_ns": p50 - 5,
+        "p75_ns": p50 + 5,
         "samples": 400,
         "batch": 4096,
         "noop_p50_ns": noop,
@@ -96,7 +116,8 @@ def test_mitata_p50_is_the_node_anchor_and_tinybench_is_stated_beside_it(fidelit
     """The node row is judged on mitata's p50 (median of its batches); mitata's avg and own
     per-iteration cost and tinybench's mean and noop task cost go in the note, none taken out."""
     lines = [mitata_line(900.0, 960.0, 0.3), mitata_line(1000.0, 990.0, 0.1)]
-    lines += [mitata_line(950.0, 1200.0, 0.2), TINYBENCH_LINE]
+    lines += [mitata_line(950.0, 1200.0, 0.2), mitata_line(950.0, 990.0, 0.2)]
+    lines += [TINYBENCH_LINE]
     calls = []
 
     def fake_run(cmd, **kw):
@@ -106,17 +127,19 @@ def test_mitata_p50_is_the_node_anchor_and_tinybench_is_stated_beside_it(fidelit
     monkeypatch.setattr(fidelity, "run", fake_run)
     monkeypatch.setattr(fidelity, "lock", contextlib.nullcontext)
     monkeypatch.setattr(fidelity, "cryptobench_ns", lambda anchor, size, db: (969.0, 5.0))
-    opts = argparse.Namespace(pairs=3, seconds=1.0, smoke=False)
+    opts = argparse.Namespace(pairs=2, seconds=1.0, smoke=False)
     cls, impl, name = fidelity.ANCHORS_BY_RUNTIME["node"]
     row = fidelity.measure_row(cls("node", impl, name, opts, Path(".")), 64, "db")
-    assert calls == [["--mitata", "64"]] * 3 + [["--anchor", "64", "--time", "1.0"]]
+    assert calls == [["--mitata", "64"]] * 4 + [["--anchor", "64", "--time", "1.0"]]
+    # pair means 950 and 950: the median over pairs of each pair's mean
     assert row["anchor_ns"] == 950.0 and row["ratio"] == pytest.approx(969.0 / 950.0)
     assert "ratio_without_overhead" not in row
     assert (row["anchor_avg_ns"], row["anchor_noop_ns"]) == (990.0, 0.2)
     assert (row["tinybench_mean_ns"], row["tinybench_noop_ns"]) == (1000.0, 50.0)
     text = fidelity.table([row])
     assert "| node | 64 | mitata (p50) | 950.0 | 969.0 | 1.020 |" in text and "| ok |" in text
-    assert "mitata avg 990.0 ns; mitata's own cost per iteration 0.20 ns" in text
+    assert "mitata avg 990.0 ns; its p25/p50/p75 per run 895/900/905, 995/1000/1005, " in text
+    assert "; mitata's own cost per iteration 0.20 ns" in text
     assert "mean 1000.0 ns, of which its per-call cost (a noop task, same run) 50.0 ns" in text
     assert "batched (3276 calls per sample) mean 920.0 ns" in text
 

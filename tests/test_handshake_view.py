@@ -92,12 +92,18 @@ def test_every_format_shows_the_view_only_when_the_run_has_it():
     assert 'id="tls-handshake"' not in plain and 'id="public-key"' in plain
 
 
-def test_html_public_key_section_has_rates_and_sizes():
+def test_html_public_key_sections_have_rates_and_sizes():
     html = page.render(DOC)
-    start = html.index('<section id="public-key">')
-    part = html[start : html.index("</section>", start)]
-    for text in ("ops/s", "µs/op (95% CI)", "public key (B)", "≤72", "go/stdlib", "ecdh-p256"):
-        assert text in part
+
+    def part(section: str) -> str:
+        start = html.index(f'<section id="{section}">')
+        return html[start : html.index("</section>", start)]
+
+    for text in ("ops/s", "µs/op (95% CI)", "go/stdlib", "ecdh-p256"):
+        assert text in part("public-key")
+    assert "public key (B)" not in part("public-key")  # sizes: one section, the same as text's
+    for text in ("public key (B)", "private key (B)", "≤72", "ecdh-p256"):
+        assert text in part("public-key-sizes")
 
 
 def test_explore_shows_public_key_operations_as_time_not_throughput():

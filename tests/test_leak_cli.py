@@ -8,8 +8,9 @@ import json
 import pytest
 
 from cryptobench.leak import command as leak
+from cryptobench.leak import targets as leak_targets
 
-from .conftest import cli
+from .conftest import built, cli
 
 
 def test_leak_runs_stores_and_shows():
@@ -51,6 +52,27 @@ def test_leak_runs_stores_and_shows():
     assert shown.returncode == 0, shown.stderr
     assert "timing leakage (dudect)" in shown.stdout
     assert "python/cryptography" in shown.stdout
+
+
+def test_kem_decapsulation_gets_its_two_targets_against_a_real_runner():
+    """ML-KEM decaps through Go's crypto/mlkem: fixed vs random valid ciphertexts, valid vs
+    implicitly rejected, each class's outcome checked (no timing judged)."""
+    if not built("go"):
+        pytest.skip("the go runner is not built here")
+    proc = cli(
+        *("leak", "--impl", "go/stdlib", "--primitive", "ml-kem-768"),
+        *("--measurements", "1000", "--seed", "4", "--format", "json"),
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows = {r["leak"]["target"]: r for r in json.loads(proc.stdout)["results"]}
+    assert set(rows) == {"compare", "decaps fixed-random", "decaps valid-rejected"}
+    for target in ("decaps fixed-random", "decaps valid-rejected"):
+        r = rows[target]
+        assert r["status"] == "ok" and r["family"] == "kem", r.get("error")
+        assert len(r["leak"]["replicates"]) == len(r["leak"]["aa"]) == 2
+        assert r["n_samples"] == 2 * max(leak_targets.COST_MIN, 1000 // 10)
+    assert "rejected: another secret" in rows["decaps valid-rejected"]["verification"]
+    assert "encapsulated secret" in rows["decaps fixed-random"]["verification"]
 
 
 @pytest.mark.parametrize(

@@ -119,6 +119,83 @@ def test_password_verify_with_wrong_passwords_fails_in_both_classes(runner):
     assert len(leak.decode_ns(got["ns"], 4)) == 4
 
 
+def _keyed(hello, family: str, ops: tuple[str, ...]):
+    """The first implementation × primitive of ``family`` offering ``ops`` that `leak` plans a
+    target for (signatures: leak_targets.SIGN_PRIMITIVES)."""
+    for impl in hello["implementations"]:
+        for pid, offer in sorted(impl["primitives"].items()):
+            prim = CATALOG.get(pid)
+            wanted = family != "signature" or pid in leak_targets.SIGN_PRIMITIVES
+            if prim.family == family and wanted and set(ops) <= set(offer["operations"]):
+                return impl["library"], prim, {**prim.defaults(), "fresh_context": False}
+    return None
+
+
+def _compute(proc, lib, prim, params, operation, inputs) -> str:
+    return proc.request(
+        "compute",
+        timeout=60,
+        impl=lib,
+        primitive=prim.id,
+        operation=operation,
+        inputs=inputs,
+        params=params,
+    )["output"]
+
+
+def test_kem_decaps_of_a_valid_and_a_rejected_ciphertext(runner):
+    """The implicit rejection answers a secret, not auth_failed: both classes are timed."""
+    _, proc, hello = runner
+    found = _keyed(hello, "kem", ("keygen", "encaps", "decaps"))
+    if found is None:
+        pytest.skip("no ML-KEM decapsulation offered")
+    lib, prim, params = found
+    keys = _compute(proc, lib, prim, params, "keygen", {})
+    public, private = keys[: 2 * prim.public_key_len], keys[2 * prim.public_key_len :]
+    out = _compute(proc, lib, prim, params, "encaps", {"public_key": public})
+    ct, secret = out[: 2 * prim.ciphertext_len], out[2 * prim.ciphertext_len :]
+    flipped = bytearray.fromhex(ct)
+    flipped[0] ^= 1
+    got = ask(
+        proc,
+        leak.order(1, "kem", 200),
+        impl=lib,
+        primitive=prim.id,
+        operation="decaps",
+        inputs={"private_key": private},
+        classes=[{"ciphertext": ct}, {"ciphertext": flipped.hex()}],
+        params=params,
+    )
+    assert got["outcomes"][0] == secret
+    assert leak_targets.Want(unlike=secret).ok(got["outcomes"][1]), got["outcomes"]
+    assert len(leak.decode_ns(got["ns"], 200)) == 200
+
+
+@pytest.mark.parametrize(("family", "operation"), [("kex", "agree"), ("signature", "sign")])
+def test_agree_and_sign_with_two_private_keys(runner, family, operation):
+    _, proc, hello = runner
+    found = _keyed(hello, family, ("keygen", operation))
+    if found is None:
+        pytest.skip(f"no {family} offered")
+    lib, prim, params = found
+    pairs = [_compute(proc, lib, prim, params, "keygen", {}) for _ in range(3)]
+    cut = 2 * prim.public_key_len
+    shared = {"peer_public_key": pairs[2][:cut]} if family == "kex" else {"msg": "5a" * 32}
+    got = ask(
+        proc,
+        leak.order(2, family, 100),
+        impl=lib,
+        primitive=prim.id,
+        operation=operation,
+        inputs=shared,
+        classes=[{"private_key": p[cut:]} for p in pairs[:2]],
+        params=params,
+    )
+    a, b = got["outcomes"]
+    assert a != b and all(len(bytes.fromhex(o)) >= 32 for o in (a, b))
+    assert len(leak.decode_ns(got["ns"], 100)) == 100
+
+
 @pytest.mark.parametrize(
     "change",
     [

@@ -26,7 +26,7 @@ class FakeRuntime:
         self.compiles = jit
         self.stops, self.log = 0, []
 
-    def stop(self) -> None:
+    def stop(self, only=None) -> None:
         self.stops += 1
         self.log.append("stop")
 
@@ -110,7 +110,7 @@ class SlowProcess(FakeRuntime):
         super().__init__("c", isolate=False, jit=False)
         self.process, self.slow, self.fresh = 0, slow, True
 
-    def stop(self):
+    def stop(self, only=None):
         super().stop()
         self.fresh = True
 

@@ -10,8 +10,9 @@
 //        noop task and a batched task in the same Bench; prints {p50_ns, mean_ns,
 //        noop_p50_ns, noop_mean_ns, batched_mean_ns, batched_p50_ns, batch} as JSON)
 //   bench/vs-tinybench --mitata 64                  (bench/fidelity's anchor for node: mitata's
-//        bench() and run() with their defaults on the same call; prints {p50_ns, avg_ns, min_ns,
-//        max_ns, samples, batch, noop_p50_ns, noop_avg_ns} as JSON; --time does not apply)
+//        bench() and run() with their defaults on the same call; prints {p50_ns, p25_ns, p75_ns,
+//        avg_ns, min_ns, max_ns, samples, batch, noop_p50_ns, noop_avg_ns} as JSON; --time does
+//        not apply)
 
 import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
@@ -237,7 +238,10 @@ function sha256Of(msg) {
 // sample, unrolled by 4, when one call takes under 65 µs), the way the Node runner generates
 // one loop per operation around the call; `do_not_optimize` is mitata's sink. Each sample is
 // one batch's time divided by its calls; after dropping the 2 fastest and 2 slowest, p50 is
-// the median of the batches (the statistic cryptobench reports) and avg their mean. run()
+// the median of the batches (the statistic cryptobench reports) and avg their mean; p25 and p75
+// show how far apart its batches are (docs/methodology.md, "Each runtime's timed loop": with
+// crypto.hash, the batches a young-generation collection reaches are slower than the others,
+// and p50 lands in either group from one process to the next). run()
 // first measures an empty function in the same loop (`context.noop.fn`): mitata's own cost
 // per iteration, printed as noop_*.
 async function mitataAnchor(size) {
@@ -255,6 +259,8 @@ async function mitataAnchor(size) {
   console.log(
     JSON.stringify({
       p50_ns: stats.p50,
+      p25_ns: stats.p25,
+      p75_ns: stats.p75,
       avg_ns: stats.avg,
       min_ns: stats.min,
       max_ns: stats.max,

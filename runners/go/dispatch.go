@@ -59,11 +59,14 @@ func runCase(libs []*library, req request, bench bool) (any, error) {
 			return nil, err
 		}
 	}
-	first, err := pc.run()
+	first, alloc, err := untimedCall(pc.run, bench)
 	if err != nil {
 		return nil, err
 	}
 	result := map[string]any{"output": encodeOutput(operation, first)}
+	for k, v := range alloc {
+		result[k] = v
+	}
 	if bench {
 		if threads, err := threadsField(req); err != nil || threads > 1 {
 			if err != nil {

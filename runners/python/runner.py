@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cbrunner.dispatch import Dispatcher  # noqa: E402
 from cbrunner.limits import TooLong, read_line  # noqa: E402
 from cbrunner.protocol import answer, encode, error  # noqa: E402
-from cbrunner.registry import libraries  # noqa: E402
+from cbrunner.registry import Libraries  # noqa: E402
 
 
 def serve(dispatcher: Dispatcher) -> int:
@@ -33,4 +33,4 @@ def serve(dispatcher: Dispatcher) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(serve(Dispatcher(libraries())))
+    sys.exit(serve(Dispatcher(Libraries())))

@@ -110,13 +110,16 @@ static int library_calls(leak_t *L, json_t *merged[2], json_t *outcomes, json_t 
 		L->decoded[k] = 1;
 		if (rc == RC_OK) {
 			taint(names, "key", &c->key, tainted);
+			taint(names, "private_key", &c->private_key, tainted);
 			rc = call_start(c);
 		}
 		if (rc == RC_OK)
 			rc = call_verified(c);
-		/* the outcome (accepted or not) is public: declassified before the runner uses it
-		 */
+		/* the outcome (accepted or not, the output it answers) is public: declassified
+		 * before the runner uses or encodes it */
 		VALGRIND_MAKE_MEM_DEFINED(&rc, sizeof(rc));
+		if (rc == RC_OK && c->out_n > 0)
+			VALGRIND_MAKE_MEM_DEFINED(c->out, c->out_n);
 		if (rc == RC_AUTH) {
 			json_array_append_new(outcomes, json_string("auth_failed"));
 		} else if (rc == RC_OK) {

@@ -6,11 +6,13 @@ import itertools
 import struct
 
 from cbrunner import pubkey
+from cbrunner.alloc import COUNTER as ALLOC_COUNTER
+from cbrunner.alloc import traced_call
 from cbrunner.hello import hello
 from cbrunner.leak import leak
 from cbrunner.limits import MAX_BATCHES, MAX_ITERATIONS
 from cbrunner.protocol import AuthFailed, Fail, hex_input
-from cbrunner.registry import Aead, Derive, Digest, Library, Mac, PasswordHash, Stream
+from cbrunner.registry import Aead, Derive, Digest, Libraries, Mac, PasswordHash, Stream
 from cbrunner.threads import bench_threads
 from cbrunner.timing import Inline, time_batches
 
@@ -144,9 +146,19 @@ def _noop(inputs: dict):
     return call, call
 
 
+def _only(req: dict) -> list[str] | None:
+    """A brief hello's ``only`` (docs/protocol.md): the libraries to load and list; None: all."""
+    only = req.get("only")
+    if not req.get("brief") or only is None:
+        return None
+    if not isinstance(only, list) or not all(isinstance(n, str) for n in only):
+        raise Fail("bad_request", "only must be a list of implementation names")
+    return only
+
+
 class Dispatcher:
-    def __init__(self, libraries: list[Library]):
-        self.libs = {lib.name: lib for lib in libraries}
+    def __init__(self, libraries: Libraries):
+        self.libs = libraries  # imported when a hello or a request first needs them
 
     def _calls(self, req: dict):
         inputs, params = req.get("inputs", {}), req.get("params", {})
@@ -163,9 +175,8 @@ class Dispatcher:
             return _noop(inputs)
         lib = self.libs.get(req.get("impl"))
         if lib is None:
-            raise Fail(
-                "unsupported", f"no implementation {req.get('impl')!r}; have {sorted(self.libs)}"
-            )
+            have = sorted(self.libs.names())
+            raise Fail("unsupported", f"no implementation {req.get('impl')!r}; have {have}")
         spec = lib.table.get(prim)
         if spec is None:
             raise Fail("unsupported", f"{lib.name} does not offer {prim!r}")
@@ -178,13 +189,13 @@ class Dispatcher:
     def handle(self, req: dict) -> dict:
         op = req.get("op")
         if op == "hello":
-            return hello(list(self.libs.values()))
+            return hello(self.libs.load(_only(req)))
         if op == "leak":
             return leak(self, req)
         if op not in ("compute", "bench"):
             raise Fail("bad_request", f"unknown op {op!r}")
         first, timed = self._calls(req)
-        out = first()
+        out, alloc = traced_call(first) if op == "bench" else (first(), None)
         output = out.decode() if req.get("operation") in ("hash", "verify") else out.hex()
         if op == "compute":
             return {"output": output}
@@ -198,4 +209,7 @@ class Dispatcher:
         if req.get("threads", 1) != 1:
             got = bench_threads(self._calls, req, req["threads"], iterations, batches)
             return {"output": output, **got}
-        return {"output": output, "samples": time_batches(timed, iterations, batches)}
+        answer = {"output": output, "samples": time_batches(timed, iterations, batches)}
+        if alloc is not None:
+            answer.update(alloc_bytes=alloc, alloc_counter=ALLOC_COUNTER)
+        return answer

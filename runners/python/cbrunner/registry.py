@@ -96,15 +96,49 @@ class Library:
     extra: dict = field(default_factory=dict)
 
 
-def libraries() -> list[Library]:
-    """Every lib_*.py beside runner.py that imports in this interpreter, in name order; a
-    lib_<library>_<part>.py without a LIBRARY is rows its library's file imports."""
-    libs = []
-    for path in sorted(RUNNER_DIR.glob("lib_*.py")):
-        try:
-            module = importlib.import_module(path.stem)
-            if hasattr(module, "LIBRARY"):
-                libs.append(module.LIBRARY)
-        except ImportError as exc:
-            print(f"python runner: {path.stem} left out: {exc}", file=sys.stderr)
-    return libs
+def _key(name: str) -> str:
+    """A library id as its file is named: ``argon2-cffi`` is lib_argon2cffi.py and
+    ``google-crc32c`` lib_google_crc32c.py (compared without case, ``-`` and ``_``)."""
+    return name.lower().replace("-", "").replace("_", "")
+
+
+class Libraries:
+    """The lib_*.py files beside runner.py, each imported when first needed: every one for a
+    full hello, those a brief hello's ``only`` names (docs/protocol.md), another one when a
+    request first names it. A file whose package is not installed is left out, named on
+    stderr; a lib_<library>_<part>.py without a LIBRARY is rows its library's file imports."""
+
+    def __init__(self, folder: Path = RUNNER_DIR):
+        self._paths = sorted(folder.glob("lib_*.py"))
+        self._loaded: dict[Path, Library | None] = {}
+
+    def _import(self, path: Path) -> Library | None:
+        if path not in self._loaded:
+            self._loaded[path] = None
+            try:
+                self._loaded[path] = getattr(importlib.import_module(path.stem), "LIBRARY", None)
+            except ImportError as exc:
+                print(f"python runner: {path.stem} left out: {exc}", file=sys.stderr)
+        return self._loaded[path]
+
+    def _imported(self, paths: list[Path]) -> list[Library]:
+        return [lib for path in paths if (lib := self._import(path)) is not None]
+
+    def load(self, names: list[str] | None = None) -> list[Library]:
+        """The libraries named (None: all), imported now where not yet, in file name order;
+        a name no file is named after imports every file to find it."""
+        if names is None:
+            return self._imported(self._paths)
+        keys = {_key(n) for n in names}
+        libs = self._imported([p for p in self._paths if _key(p.stem[4:]) in keys])
+        if not set(names) <= {lib.name for lib in libs}:
+            libs = self._imported(self._paths)
+        return [lib for lib in libs if lib.name in names]
+
+    def get(self, name: str) -> Library | None:
+        found = self.load([name])
+        return found[0] if found else None
+
+    def names(self) -> list[str]:
+        """Every library this interpreter can load (imports the files not imported yet)."""
+        return [lib.name for lib in self.load()]

@@ -63,6 +63,14 @@ class Inline:
             self._once = _compile(_ONCE, self.expr, tuple(self.env), "<cryptobench call>")
         return self._once(**self.env)
 
+    def compiled(self) -> Callable[[], object]:
+        """The call with its names bound, compiled now: calling it allocates only what the
+        call does (cbrunner/alloc.py traces the untimed call through it)."""
+        if self._once is None:
+            self._once = _compile(_ONCE, self.expr, tuple(self.env), "<cryptobench call>")
+        once, values = self._once, tuple(self.env.values())
+        return lambda: once(*values)
+
     def loop(self) -> Callable:
         """This call's timed loop: compiled once per Inline, i.e. once per prepared call."""
         if self._loop is None:

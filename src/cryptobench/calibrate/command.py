@@ -23,7 +23,7 @@ from ..catalog import policy as policy_mod
 from ..catalog import primitives as catalog
 from ..errors import UsageError
 from ..measure import sampling
-from ..measure.case import Prepared, bench_for, prepare
+from ..measure.case import Prepared, bench_for
 from ..measure.rounds import Rounds
 from ..plan.cases import PASSWORD_SIZES, Case
 from ..results import document as results
@@ -47,6 +47,7 @@ from .search import (
     operation_for,
 )
 from .verdict import KEYSPACE, KEYSPACE_TEXT, Verdict, search_info
+from .verified import Verified
 
 PASSWORD_LEN = PASSWORD_SIZES[0]
 
@@ -64,6 +65,7 @@ class Request:
     rounds: int = 3
     seed: int = 0
     timeout: float = 60.0
+    reverify: bool = False  # ignore the cache of verified answers (and rewrite it)
 
 
 class Calibration:
@@ -82,6 +84,7 @@ class Calibration:
         self.seq = 0
         self.clock0, self.starts = time.monotonic(), {}
         self.unanswered: list[budget.Unanswered] = []
+        self.verified: Verified | None = None  # the cache of verified answers (_measure)
 
     def _base_params(self) -> dict:
         user = {}
@@ -101,11 +104,12 @@ class Calibration:
         return {**self.base, self.spec.param: value}
 
     # -- one implementation ---------------------------------------------------------------
-    def prepare(self, verifier: Verifier, s: Search, value: int) -> Prepared:
+    def prepare(self, s: Search, value: int) -> Prepared:
         """The case at ``value``, verified like any (an encoded hash must carry the
-        parameters asked for); Refused where the API will not take the value."""
+        parameters asked for), or taken from the cache of verified answers as `run` takes it
+        (calibrate/verified.py); Refused where the API will not take the value."""
         case = Case(s.impl, self.prim, s.operation, PASSWORD_LEN, self.params(value))
-        got = prepare(verifier, case, self.seq, self.req.seed)
+        got = self.verified.prepare(case, self.seq, self.req.seed)
         if isinstance(got, dict):
             why = str(got.get("error"))
             if any(f"{k}:" in why for k in REFUSED):
@@ -115,13 +119,13 @@ class Calibration:
             check_encoded_cost(self.prim, got.inputs["encoded"], case.params)
         return got
 
-    def searcher(self, rt: Runtime, verifier: Verifier) -> Searcher:
+    def searcher(self, rt: Runtime) -> Searcher:
         return Searcher(
             self.spec,
             self.prim,
             self.target_ns,
             self.cap,
-            prepare=lambda s, value: self.prepare(verifier, s, value),
+            prepare=self.prepare,
             bench=lambda p: bench_for(rt, p, []),
             timeout_s=self.req.timeout,
         )
@@ -175,16 +179,20 @@ class Calibration:
         run_doc = life.begin(self._start(live, skipped))
         verifier = Verifier(self.cat, vectors.load_all(self.cat), live, timeout=req.timeout)
         self.clock0, self.starts = clock0, {rt.id: rt.start_s for rt in live if rt.start_s}
+        self.verified = Verified.of(verifier, live, req.reverify)
         try:
-            self._searches(verifier, chosen)
+            self._searches(chosen)
+            self.verified.keep()
             finals = self._store_unmeasured(store, run_doc, chosen)
             finals = self._within_budget(store, run_doc, finals)
             rounds = self._rounds(live, verifier, store, run_doc, finals)
             self._in_rounds(rounds, [p for _, p in finals], "the chosen parameters")
-            self._second_look(rounds, verifier, store, run_doc, finals)
+            self._second_look(rounds, store, run_doc, finals)
             self._annotate(store, run_doc, finals)
             self._say_unanswered()
         finally:
+            self.verified.keep()
+            self.console.print(self.verified.summary(), markup=False)
             run_doc["calibration"]["wall_s"] = round(time.monotonic() - clock0, 1)
 
     def left_s(self) -> float:
@@ -210,9 +218,9 @@ class Calibration:
         by_id = {rt.id: rt for rt in live}
         return Rounds(by_id, verifier, store, run_doc, policy, self.req.rounds, self.req.rounds)
 
-    def _second_look(self, rounds, verifier, store, run_doc, finals) -> None:
+    def _second_look(self, rounds, store, run_doc, finals) -> None:
         """calibrate/remeasure.py, where its rounds fit in what is left of the budget."""
-        fix = Remeasure(self.verdict, lambda s, v: self.prepare(verifier, s, v), self.console)
+        fix = Remeasure(self.verdict, self.prepare, self.console)
         again = [
             (s, self._known(s, q, row), row)
             for s, q, row in fix.candidates(self._rows(store, run_doc), finals)
@@ -266,12 +274,16 @@ class Calibration:
         }
         return run_doc
 
-    def _searches(self, verifier, chosen) -> None:
+    def _searches(self, chosen) -> None:
         """Every implementation's search, in its own runner process, before any rounds; one
         whose search and rounds no longer fit beside the rounds reserved for those before it
         is not started (budget.Plan, budget.Unanswered)."""
-        for op in sorted({OF_OTHERS[s.operation] for _, s in chosen}):  # the others' known
-            verifier.offering(self.prim.id, op)  # answers probes ask for: before the plan counts
+        ops = sorted({OF_OTHERS[s.operation] for _, s in chosen})
+        self.verified.recall(self.prim.id, {*ops, *(s.operation for _, s in chosen)})
+        for op in ops:  # the others' known answers probes ask for: before the plan counts
+            # a verify probe verifies one maker's hash (Agreement._verify); a derive asks
+            # second opinions, a hash every verify (Agreement.verify_elsewhere)
+            self.verified.consult(self.prim.id, op, one=op == "hash")
         plan = budget.Plan(self.req.time_budget_s, self.req.target_s, self.req.rounds, self.starts)
         for rt, s in chosen:
             case = Case(s.impl, self.prim, s.operation, PASSWORD_LEN, self.base)
@@ -282,7 +294,7 @@ class Calibration:
             self.console.print(
                 f"calibrating {s.impl.id} {self.prim.id} {s.operation} …", markup=False
             )
-            self.searcher(rt, verifier).run(s, share)
+            self.searcher(rt).run(s, share)
             rt.stop()  # one runner process per implementation's search
             self.seq += 1
             for p in s.probes:

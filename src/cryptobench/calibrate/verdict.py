@@ -92,15 +92,20 @@ class Verdict:
                 f"{other['source']}) but was not re-measured; {p}={value} re-measured {gap:+.0%}"
             )
         shown = sorted(
-            [(value, gap, "re-measured"), (other["value"], o, other["source"])],
+            [
+                (value, ns / 1e6, gap, "re-measured"),
+                (other["value"], other["ms"], o, other["source"]),
+            ],
             key=lambda x: x[0],
         )
-        listed = ", ".join(f"{p}={v} is {g:+.0%} ({src})" for v, g, src in shown)
+        listed = ", ".join(f"{p}={v} is {ms:.4g} ms, {g:+.0%} ({src})" for v, ms, g, src in shown)
         nearer = value if abs(gap) <= abs(o) else other["value"]
+        # the row's answer is ``value``: said so, where the steps leave none within the band
+        kept = " (the answer given)" if nearer == value else f" ({p}={value} is the answer given)"
         adjacent = other["value"] in (step(self.spec, value, -1), step(self.spec, value, 1))
         if (gap > 0) == (o > 0) or not adjacent:  # another value may do better
             return f"{listed}; {p}={nearer} is nearer (no other value measured in rounds)"
-        return f"no {p} within ±{TOLERANCE:.0%}: {listed}; {p}={nearer} is nearer"
+        return f"no {p} within ±{TOLERANCE:.0%}: {listed}; {p}={nearer} is nearer{kept}"
 
     def describe(self, s: Search, params: dict, row: dict) -> dict:
         """The result's `calibration`: the search, the parameters, OWASP, the attacker's view,

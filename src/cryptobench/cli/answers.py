@@ -12,7 +12,6 @@ from pathlib import Path
 import click
 
 from ..paths import default_db
-from ..results import document as results
 from .common import Sources, db_option, err, guarded, output, write
 from .types import SEED, TIMEOUT, Finite
 
@@ -75,12 +74,14 @@ def _command() -> str:
 @click.option("--output", "output_path", default=None)
 @click.option("--seed", type=SEED, default=None)
 @click.option("--timeout", type=TIMEOUT, default=60.0, help="base seconds for one answer")
+@click.option("--reverify", is_flag=True, help="verify again what the cache holds as verified")
 @db_option
 @guarded
 def calibrate(algorithm, target, memory, runtimes, impls, time_budget, rounds, fmt, **opts):
     """Cost parameters that make one hash of ALGORITHM take --target here, per implementation,
     re-measured in rounds, with the attacker's view and OWASP's minimums."""
     from ..calibrate import command as calibrate_mod
+    from ..results import document as results
 
     req = calibrate_mod.Request(
         algorithm=algorithm,
@@ -94,6 +95,7 @@ def calibrate(algorithm, target, memory, runtimes, impls, time_budget, rounds, f
         rounds=rounds,
         seed=opts["seed"] if opts["seed"] is not None else random.SystemRandom().randrange(1 << 31),
         timeout=opts["timeout"],
+        reverify=opts["reverify"],
     )
     run_doc, rows = calibrate_mod.Calibration(req, err.get()).run()
     output(results.document(run_doc, rows), fmt, opts["output_path"], False)
@@ -105,9 +107,10 @@ def calibrate(algorithm, target, memory, runtimes, impls, time_budget, rounds, f
 ADVISE_CHAIN = 6  # advise's own runs (a first pass, full rounds) read back with the run before
 
 
-def _stored(sources, runs: list[dict]) -> dict:
+def _stored(sources, runs: list[dict], primitives: set[str]) -> dict:
     """The last run, and where it was measured by `advise`, the runs before it back to the
-    first that was not (at most ADVISE_CHAIN): one document, later cases replacing earlier."""
+    first that was not (at most ADVISE_CHAIN): one document, later cases replacing earlier;
+    only the cases of ``primitives`` are read."""
     from ..advise.rank import merge
 
     chain = []
@@ -115,7 +118,7 @@ def _stored(sources, runs: list[dict]) -> dict:
         chain.append(run["id"])
         if not str(run.get("command", "")).startswith("cryptobench advise"):
             break
-    docs = [sources.load(i) for i in reversed(chain)]
+    docs = [sources.load(i, primitives=primitives) for i in reversed(chain)]
     impls = {i["id"]: i for d in docs for i in d["run"].get("implementations", [])}
     run = {**docs[-1]["run"], "implementations": list(impls.values())}
     return {**docs[-1], "run": run, "results": merge(docs)}
@@ -140,16 +143,17 @@ def _measure(base, ctx, opts) -> list[dict]:
     """The cases the answer needs and no run has, only those that could still win
     (advise/passes.py), in two passes within --budget (cli/advising.py)."""
     from ..advise import missing as advise_missing
-    from ..advise import passes
-    from ..advise import rank as advise_mod
-    from . import advising
 
     cat, pol, use, size, runtimes, bits = ctx
     if base is not None:
         keys = advise_missing.needed(base, cat, pol, use.name, size, runtimes, bits)
         miss = advise_missing.missing([base], keys, use.operations)
         if not miss or not _lacking(base, miss, opts):
-            return []
+            return []  # answered from the store: no runner, no measuring stack imported
+    from ..advise import passes
+    from ..advise import rank as advise_mod
+    from . import advising
+
     found = advising.here(runtimes)
     doc = base or {"run": {"implementations": found.implementations}, "results": []}
     if base is None:
@@ -230,11 +234,13 @@ def advise(use_name, size, runtimes, pq, from_ref, fmt, output_path, **opts):
     use = pol.use(use_name)
     size = advise_mod.default_size(use) if size is None else size
     sources = Sources(opts["db"], create=opts["measure"])  # what it measures is stored there
+    # the rows the use can rank, and the runners' noop (reasons): not the whole run
+    wanted = {p.id for p in cat if p.family in use.families} | {"noop"}
     base = None
     if from_ref is not None:
-        base = sources.load(from_ref)
+        base = sources.load(from_ref, primitives=wanted)
     elif runs := sources.store.runs():
-        base = _stored(sources, runs)
+        base = _stored(sources, runs, wanted)
     if base is None:
         err.print("no stored run: every case this answer needs is measured", markup=False)
         opts["measure"] = True

@@ -161,9 +161,10 @@ class Sources:
             self._store = open_store(self.db or default_db(), create=self.create)
         return self._store
 
-    def load(self, ref: str, raw: bool = True) -> dict:
+    def load(self, ref: str, raw: bool = True, primitives: set[str] | None = None) -> dict:
         """A results document; ``raw=False``: without raw samples where the store can leave
-        them out (RunStore.load)."""
+        them out (RunStore.load); ``primitives``: only their cases where the store can filter
+        (a file's are all read)."""
         if _is_file_ref(ref):
             from ..store.redact import redact
 
@@ -173,7 +174,7 @@ class Sources:
             return doc
         from ..results import document as results
 
-        run, stored = self.store.load(ref, raw=raw)
+        run, stored = self.store.load(ref, raw=raw, primitives=primitives)
         return results.document(run, stored)
 
 

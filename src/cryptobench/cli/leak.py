@@ -26,7 +26,7 @@ from .types import SEED, TIMEOUT
     default=leak_mod.DEFAULT_MEASUREMENTS,
     show_default=True,
     help="single calls timed per measurement; a case takes 4 (two replicates, each with its "
-    "A/A pair; password verify: 1/100 of it, at least 1000)",
+    "A/A pair; password verify: 1/100 of it, decaps and agree 1/10, sign 1/20, at least 1000)",
 )
 @click.option(
     "--control-bytes",
@@ -49,8 +49,9 @@ from .types import SEED, TIMEOUT
 )
 @guarded
 def leak(fmt, output_path, **opts):
-    """Is it constant time? dudect's paired timing test of AEAD tag checks and password
-    verification, with an early-exit and a constant-time control in every runtime."""
+    """Is it constant time? dudect's paired timing test of AEAD tag checks, password
+    verification, ML-KEM decapsulation, key agreement and signing, with an early-exit and a
+    constant-time control in every runtime."""
     req = leak_mod.LeakRequest(
         command=shlex.join(["cryptobench", *sys.argv[1:]]),
         db=Path(opts["db"]) if opts["db"] else default_db(),

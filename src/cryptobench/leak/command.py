@@ -1,6 +1,7 @@
 """`cryptobench leak`: a dudect-style paired timing-leakage check (docs/methodology.md,
 "Timing leakage"). Plan the targets per runtime (the two controls, AEAD `open` with a bad tag,
-password `verify` with a wrong password; no runner offers a MAC `verify` call yet), measure
+password `verify` with a wrong password, ML-KEM `decaps`, key agreement and signing with the
+private key as the secret; no runner offers a MAC `verify` call yet), measure
 each in replicates (a fresh runner process and fresh inputs each, the classes' roles swapped
 in one, an A/A pair beside the target's classes) through the runners' `leak` requests
 (docs/protocol.md), give the replicated verdict (stats.leak) and store every case."""
@@ -24,7 +25,8 @@ from ..runtimes.protocol import RemoteError, RunnerFailure
 from ..runtimes.session import open_runtimes
 from ..stats.leak import METHOD, REPLICATES, block_ids, effect, leak_test, replicated_verdict
 from . import taint
-from .targets import Target, Unverified, classes_for, plan_targets
+from .targets import Side, Target, Unverified, classes_for, plan_targets
+from .want import Unprepared
 
 # Each case is sent as BLOCKS requests (fewer when short: at least BLOCK_MIN measurements
 # each); every request prepares its calls afresh, so their placement in memory changes from
@@ -86,7 +88,7 @@ def _case(t: Target, req: LeakRequest) -> dict:
         "security_status": "",
         "code_path": impl.code_path if impl else "",
         **results.unmeasured(),
-        "leak": {"target": t.operation, "measurements": t.measurements},
+        "leak": {"target": t.name, "measurements": t.measurements},
     }
 
 
@@ -104,7 +106,8 @@ def _spans(blocks: np.ndarray) -> list[tuple[int, int]]:
 def _chunk(t: Target, req, shared, classes, seq: bytes, swap: bool, want):
     """One leak request over a slice of the order. ``swap``: the runner's first prepared
     call gets class B's inputs, so which of its two set-ups (key schedule, buffers, their
-    addresses) serves a class alternates between requests and cancels out of the test."""
+    addresses) serves a class alternates between requests and cancels out of the test.
+    ``want``: what each class's untimed call must answer (targets.Want)."""
     sent = (1 - np.frombuffer(seq, dtype=np.uint8)).astype(np.uint8).tobytes() if swap else seq
     got = t.runtime.request(
         "leak",
@@ -117,8 +120,11 @@ def _chunk(t: Target, req, shared, classes, seq: bytes, swap: bool, want):
         params=t.params,
         order=base64.b64encode(sent).decode(),
     )
-    if got.get("outcomes") != want:
-        raise Unverified(f"classes gave {got.get('outcomes')!r}, not {want!r}")
+    outcomes, want = got.get("outcomes"), want[::-1] if swap else want
+    if not isinstance(outcomes, list) or len(outcomes) != 2:
+        raise Unverified(f"classes gave {outcomes!r}, not two outcomes")
+    if not all(w.ok(o) for w, o in zip(want, outcomes, strict=True)):
+        raise Unverified(f"classes gave {outcomes!r}, not {[str(w) for w in want]!r}")
     return decode_ns(got.get("ns", ""), len(seq)), str(got.get("clock", ""))
 
 
@@ -126,8 +132,18 @@ CLASSES = {
     "control": "differ at byte 0 / at the last byte",
     "aead": "wrong first / last byte of the tag",
     "password-hash": "password wrong in its first / last character",
+    "fixed-random": "the ciphertext of the all-zero message / a fresh valid one per block",
+    "valid-rejected": "a valid ciphertext / the same with its first bit flipped (rejected)",
+    "kex": "a fixed low-weight private key / a fresh random one per block",
+    "signature": "a fixed private key / a fresh random one per block",
 }
 AA_CLASSES = "both wrong at the same position (first, then last) by two different random values"
+AA_KEYED = {
+    "fixed-random": "two classes of fresh valid ciphertexts",
+    "valid-rejected": "two valid ciphertexts, then the same one flipped by two different masks",
+    "kex": "two classes of fresh random private keys",
+    "signature": "two classes of fresh random private keys",
+}
 
 
 @dataclass
@@ -140,13 +156,15 @@ class Measured:
     clock: str
 
 
-def _measurement(t: Target, req: LeakRequest, shared, pair, want, label: str) -> Measured:
-    seq = order(req.seed, f"{t.impl_id}:{t.primitive}:{t.operation}{label}", t.measurements)
+def _measurement(t: Target, req: LeakRequest, shared, pair: tuple[Side, Side], label: str):
+    """One measurement of the class pair (class 0, class 1), block by block (each block's
+    own inputs where a class is drawn afresh per block)."""
+    seq = order(req.seed, f"{t.impl_id}:{t.primitive}:{t.name}{label}", t.measurements)
     blocks = block_ids(t.measurements, blocks_for(t.measurements))
-    parts = [
-        _chunk(t, req, shared, pair, seq[k0:k1], swap=k % 2 == 1, want=want)
-        for k, (k0, k1) in enumerate(_spans(blocks))
-    ]
+    parts = []
+    for k, (k0, k1) in enumerate(_spans(blocks)):
+        (in0, w0), (in1, w1) = pair[0].at(k), pair[1].at(k)
+        parts.append(_chunk(t, req, shared, [in0, in1], seq[k0:k1], k % 2 == 1, [w0, w1]))
     ns = np.concatenate([p[0] for p in parts])
     return Measured(ns, np.frombuffer(seq, dtype=np.uint8), blocks, parts[0][1])
 
@@ -154,18 +172,17 @@ def _measurement(t: Target, req: LeakRequest, shared, pair, want, label: str) ->
 def _replicate(t: Target, cat, req: LeakRequest, rep: int):
     """Replicate ``rep`` in a fresh runner process with fresh inputs: the target's two classes
     (their roles swapped in odd replicates), then its A/A pair. (target measurement, its
-    oriented effect, the A/A effect, the outcome both classes gave)."""
+    oriented effect, the A/A effect, what the classes were checked to answer)."""
     t.runtime.stop()  # the next request starts a fresh process
-    cl = classes_for(t, cat, req.seed, req.timeout, rep)
-    want = ["auth_failed"] * 2 if cl.expect == "auth" else [cl.expect] * 2
+    cl = classes_for(t, cat, req.seed, req.timeout, rep, blocks_for(t.measurements))
     sign = 1 if rep % 2 == 0 else -1
-    pair = [cl.first, cl.last] if sign > 0 else [cl.last, cl.first]
+    pair = (cl.first, cl.last) if sign > 0 else (cl.last, cl.first)
     label = "" if rep == 0 else f":{rep}"  # replicate 0 keeps the order of earlier versions
-    m = _measurement(t, req, cl.shared, pair, want, label)
+    m = _measurement(t, req, cl.shared, pair, label)
     seed = req.seed * 1000 + rep
     ab = effect(m.ns, m.classes, m.blocks, sign, seed)
-    a = _measurement(t, req, cl.shared, list(cl.aa), want, f":{rep}:aa")
-    return m, ab, effect(a.ns, a.classes, a.blocks, sign, seed + 500), want[0]
+    a = _measurement(t, req, cl.shared, cl.aa, f":{rep}:aa")
+    return m, ab, effect(a.ns, a.classes, a.blocks, sign, seed + 500), cl.verification
 
 
 def _num(x: float) -> float | None:
@@ -242,7 +259,11 @@ def measure(t: Target, cat, req: LeakRequest) -> dict:
         return {**res, "status": "failed", "error": str(exc)}
     except Unverified as exc:
         return {**res, "status": "failed", "error": f"not verified: {exc}"}
-    res["leak"].update(record, classes=CLASSES[t.family], aa_classes=AA_CLASSES)
+    except Unprepared as exc:
+        return {**res, "status": "skipped", "error": f"unsupported: cannot prepare: {exc}"}
+    key = t.kind or t.family
+    aa = AA_KEYED.get(key, AA_CLASSES)
+    res["leak"].update(record, classes=CLASSES[key], aa_classes=aa)
     med = record["replicates"][0]["median_ns"] or 0.0
     return {
         **res,

@@ -1,7 +1,8 @@
 """`cryptobench leak --taint`: the deterministic check beside the timing test
 (docs/methodology.md, "Secret taint"). The target's runner runs under Valgrind's memcheck
 (runtimes.valgrind, runtimes.memcheck); its `leak` request names the secret inputs in
-``taint`` (the controls' ``a``, an AEAD's ``key``), which the runner marks undefined before it
+``taint`` (the controls' ``a``, an AEAD's ``key``, a public-key target's ``private_key``),
+which the runner marks undefined before it
 sets the call up, then makes its calls; every branch or memory index computed from them is
 reported with its symbol. Two processes, one per class (the input wrong at its first / its
 last position), give each site's counts: a site that runs more often in one of them stops
@@ -18,8 +19,15 @@ from pathlib import Path
 from ..runtimes import cpu_features, memcheck, valgrind
 from ..runtimes.protocol import RemoteError, RunnerFailure, RunnerProcess
 from .targets import Target, Unverified, classes_for
+from .want import Unprepared
 
-SECRETS = {"control": ["a"], "aead": ["key"]}  # what the runner marks, per target family
+SECRETS = {  # what the runner marks, per target family
+    "control": ["a"],
+    "aead": ["key"],
+    "kem": ["private_key"],
+    "kex": ["private_key"],
+    "signature": ["private_key"],
+}
 SLOWDOWN = 50  # memcheck's slowdown, for timeouts only
 GRACE_S = 120.0  # memcheck writes the end of its XML when the process exits
 
@@ -41,7 +49,7 @@ def _fields(t: Target, cl, wrong: dict) -> dict:
         "primitive": t.primitive,
         "operation": t.operation,
         "inputs": cl.shared,
-        "classes": [wrong, wrong],
+        "classes": [wrong.inputs[0], wrong.inputs[0]],
         "params": t.params,
         "order": base64.b64encode(bytes([0])).decode(),  # one timed call besides the checks
         "taint": SECRETS[t.family],
@@ -120,6 +128,8 @@ def check(t: Target, cat, seed: int, timeout: float) -> dict:
         if exc.kind == "unsupported" and t.params.get("fresh_context") is False:
             return check(replace(t, params={**t.params, "fresh_context": True}), cat, seed, timeout)
         return {"status": "failed", "text": f"under memcheck: {exc.kind}: {exc.message}"}
+    except Unprepared as exc:
+        return {"status": "not offered", "text": f"cannot prepare: {exc}"}
     except (RunnerFailure, Unverified, ValueError, OSError) as exc:
         return {"status": "failed", "text": f"under memcheck: {exc}"}
     if None in runs:

@@ -1,7 +1,8 @@
 """What `cryptobench leak` checks (docs/methodology.md, "Timing leakage"): per runtime the
-two equality controls, every implementation's AEAD `open` with a bad tag and password `verify`
-with a wrong password, and for each replicate the two classes of inputs, their A/A pair (and
-their expected outcome), prepared by the implementation itself before anything is timed."""
+two equality controls, every implementation's AEAD `open` with a bad tag, password `verify`
+with a wrong password, ML-KEM `decaps` (two targets), key agreement and signing (leak/keyed.py),
+and for each replicate the two classes of inputs, their A/A pair (and what each class must
+answer), prepared by the implementation itself before anything is timed."""
 
 from __future__ import annotations
 
@@ -9,13 +10,31 @@ from dataclasses import dataclass, field
 
 from ..runtimes.inputs import _rng
 from ..runtimes.session import Runtime
+from . import keyed  # the public-key families' classes
+from .want import Classes, Side, Unverified, Want
 
 CONTROLS = ("equal", "equal-ct")  # the runtime's early-exit equality and constant-time one
 CONTROL_LEN = 64
-TARGET_FAMILIES = {"aead": "open", "password-hash": "verify"}
+TARGET_FAMILIES = {
+    "aead": "open",
+    "password-hash": "verify",
+    "kem": "decaps",
+    "kex": "agree",
+    "signature": "sign",
+}
+# kem: two targets per primitive (leak/keyed.py): fixed vs random valid ciphertexts, and a
+# valid ciphertext vs the same one with a bit flipped (implicit rejection)
+KEM_KINDS = ("fixed-random", "valid-rejected")
+# signing: the deterministic Ed25519 and, randomised per call, ECDSA (DER; the P1363 row signs
+# with the same code) and ML-DSA (hedged); not RSA (a key pair per block would take hundreds
+# of RSA key generations) nor SLH-DSA (milliseconds per signature): docs/methodology.md
+SIGN_PRIMITIVES = ("ed25519", "ecdsa-p256-sha256", "ml-dsa-44", "ml-dsa-65", "ml-dsa-87")
 CONTROL_FACTOR = 5  # the controls decide whether verdicts are given: more measurements there
 PASSWORD_DIVISOR = 100  # password verify is ~10⁴× slower: that many times fewer measurements
 PASSWORD_MIN = 1000
+# public-key calls take 20–1000 µs (AEAD open ~1 µs): that many times fewer measurements
+COST_DIVISOR = {"decaps": 10, "agree": 10, "sign": 20}
+COST_MIN = 1000  # ≥ 16 blocks of ≥ 60 measurements
 PASSWORD_LEN = 16
 # cheapest parameters each library accepts: the leak is in the final comparison, not the cost
 PASSWORD_PARAMS = {
@@ -25,6 +44,8 @@ PASSWORD_PARAMS = {
     "argon2d": {"t": 1, "m": 64, "p": 1},
 }
 
+__all__ = ["Classes", "Side", "Target", "Unverified", "Want", "classes_for", "plan_targets"]
+
 
 @dataclass
 class Target:
@@ -32,20 +53,58 @@ class Target:
     impl: object | None  # protocol.Implementation; None for the controls
     primitive: str
     family: str
-    operation: str  # what is timed: compare, open, verify
+    operation: str  # what is timed: compare, open, verify, decaps, agree, sign
     measurements: int
     params: dict = field(default_factory=dict)
     size: int = 0  # the controls' input length
+    kind: str = ""  # kem: which of KEM_KINDS
+    # (runtime, implementation) pairs that may make this target's keys and ciphertexts when
+    # the implementation cannot (encaps with a chosen m, keygen from a seed): same runtime first
+    peers: list = field(default_factory=list)
 
     @property
     def impl_id(self) -> str:
         return self.impl.id if self.impl else f"{self.runtime.id}/control"
 
+    @property
+    def name(self) -> str:
+        """The target as rows show it: the operation, and the kind for a KEM's two."""
+        return f"{self.operation} {self.kind}" if self.kind else self.operation
+
+
+def _count(req, operation: str) -> int:
+    div = COST_DIVISOR.get(operation)
+    return max(COST_MIN, req.measurements // div) if div else req.measurements
+
+
+def _library_targets(rt, impl, pid, offer, prim, req) -> list[Target]:
+    """The targets one implementation's primitive offers (none, one, or a KEM's two)."""
+    op = TARGET_FAMILIES.get(prim.family)
+    if op is None or op not in offer.operations:
+        return []
+    if prim.family == "password-hash":
+        if "hash" not in offer.operations:
+            return []
+        params = {**prim.defaults(), **PASSWORD_PARAMS.get(pid, {})}
+        pw_n = max(PASSWORD_MIN, req.measurements // PASSWORD_DIVISOR)
+        return [Target(rt, impl, pid, prim.family, op, pw_n, params)]
+    if prim.family == "signature" and pid not in SIGN_PRIMITIVES:
+        return []
+    params = {**prim.defaults(), "fresh_context": not offer.reuses_key}
+    n = _count(req, op)
+    if prim.family == "kem":
+        return [Target(rt, impl, pid, prim.family, op, n, params, kind=k) for k in KEM_KINDS]
+    return [Target(rt, impl, pid, prim.family, op, n, params)]
+
+
+def _makers(live: list[Runtime], pid: str) -> list[tuple[Runtime, object]]:
+    """Every (runtime, implementation) offering ``pid``, in the order of ``live``."""
+    return [(rt, impl) for rt in live for impl in rt.implementations if pid in impl.primitives]
+
 
 def plan_targets(live: list[Runtime], cat, req) -> list[Target]:
     """Per runtime: the two controls, then each implementation's offered targets."""
     out = []
-    pw_n = max(PASSWORD_MIN, req.measurements // PASSWORD_DIVISOR)
     for rt in live:
         n_ctl = req.measurements * CONTROL_FACTOR
         out += [Target(rt, None, c, "control", "compare", n_ctl) for c in CONTROLS]
@@ -57,18 +116,12 @@ def plan_targets(live: list[Runtime], cat, req) -> list[Target]:
             for pid, offer in sorted(impl.primitives.items()):
                 if pid not in cat or (req.primitives and pid not in req.primitives):
                     continue
-                prim = cat.get(pid)
-                op = TARGET_FAMILIES.get(prim.family)
-                if op is None:
-                    continue
-                if prim.family == "password-hash":
-                    if op not in offer.operations or "hash" not in offer.operations:
-                        continue
-                    params = {**prim.defaults(), **PASSWORD_PARAMS.get(pid, {})}
-                    out.append(Target(rt, impl, pid, prim.family, op, pw_n, params))
-                elif prim.family == "aead" and op in offer.operations:
-                    params = {**prim.defaults(), "fresh_context": not offer.reuses_key}
-                    out.append(Target(rt, impl, pid, prim.family, op, req.measurements, params))
+                out += _library_targets(rt, impl, pid, offer, cat.get(pid), req)
+    for t in out:
+        if t.family in ("kem", "kex", "signature"):
+            mine = [rt for rt in live if rt is t.runtime]
+            others = [rt for rt in live if rt is not t.runtime]
+            t.peers = [p for p in _makers(mine + others, t.primitive) if p[1] is not t.impl]
     return out
 
 
@@ -78,38 +131,31 @@ def _flip(hexstr: str, index: int, mask: int = 0x01) -> str:
     return b.hex()
 
 
-@dataclass
-class Classes:
-    """One replicate's inputs: shared ones, the two classes of the target (wrong at the first
-    / the last position) and the A/A pair (both wrong at the same position, by two different
-    random values), and what every class must answer."""
-
-    shared: dict
-    first: dict
-    last: dict
-    aa: tuple[dict, dict]
-    expect: str  # "auth" (auth_failed) or a control's output
-
-
 def _masks(rng) -> tuple[int, int]:
     """Two different non-zero byte masks."""
     m1 = rng.randrange(1, 256)
     return m1, rng.choice([m for m in range(1, 256) if m != m1])
 
 
-def classes_for(t: Target, cat, seed: int, timeout: float, rep: int = 0) -> Classes:
+def classes_for(
+    t: Target, cat, seed: int, timeout: float, rep: int = 0, blocks: int = 1
+) -> Classes:
     """Fresh inputs for replicate ``rep`` (its own draw from the run's seed). The A/A pair is
-    wrong at the first position in even replicates, at the last in odd ones."""
-    rng = _rng(seed, "leak", t.primitive, rep)
+    wrong at the first position in even replicates, at the last in odd ones. ``blocks``: how
+    many requests a measurement takes (a class drawn afresh per block has that many inputs)."""
+    rng = _rng(seed, "leak", t.primitive, rep) if not t.kind else _rng(seed, "leak", t.name, rep)
     if t.family == "control":
         size = t.size or CONTROL_LEN
         a = rng.randbytes(size).hex()
         at = 0 if rep % 2 == 0 else size - 1
-        pair = tuple({"b": _flip(a, at, m)} for m in _masks(rng))
-        return Classes({"a": a}, {"b": _flip(a, 0)}, {"b": _flip(a, size - 1)}, pair, "00")
+        pair = tuple(Side.one({"b": _flip(a, at, m)}, Want("00")) for m in _masks(rng))
+        first = Side.one({"b": _flip(a, 0)}, Want("00"))
+        return Classes({"a": a}, first, Side.one({"b": _flip(a, size - 1)}, Want("00")), pair)
     if t.family == "aead":
         return _aead_classes(t, cat.get(t.primitive), rng, timeout, rep)
-    return _password_classes(t, cat.get(t.primitive), rng, timeout, rep)
+    if t.family == "password-hash":
+        return _password_classes(t, cat.get(t.primitive), rng, timeout, rep)
+    return keyed.classes(t, cat.get(t.primitive), rng, timeout, rep, blocks)
 
 
 def _aead_classes(t: Target, prim, rng, timeout: float, rep: int) -> Classes:
@@ -125,8 +171,10 @@ def _aead_classes(t: Target, prim, rng, timeout: float, rep: int) -> Classes:
         raise Unverified("open(seal(msg)) did not give msg back")
     first, last = len(ct) // 2 - (prim.tag_len or 16), len(ct) // 2 - 1
     at = first if rep % 2 == 0 else last
-    pair = tuple({"msg": _flip(ct, at, m)} for m in _masks(rng))
-    return Classes(shared, {"msg": _flip(ct, first)}, {"msg": _flip(ct, last)}, pair, "auth")
+    fail = Want("auth_failed")
+    pair = tuple(Side.one({"msg": _flip(ct, at, m)}, fail) for m in _masks(rng))
+    a, b = Side.one({"msg": _flip(ct, first)}, fail), Side.one({"msg": _flip(ct, last)}, fail)
+    return Classes(shared, a, b, pair)
 
 
 def _password_classes(t: Target, prim, rng, timeout: float, rep: int) -> Classes:
@@ -143,8 +191,9 @@ def _password_classes(t: Target, prim, rng, timeout: float, rep: int) -> Classes
         params=t.params,
     )["output"]
 
-    def wrong(at: int, ch: int) -> dict:
-        return {"password": (password[:at] + bytes([ch]) + password[at + 1 :]).hex()}
+    def wrong(at: int, ch: int) -> Side:
+        pw = password[:at] + bytes([ch]) + password[at + 1 :]
+        return Side.one({"password": pw.hex()}, Want("auth_failed"))
 
     at = 0 if rep % 2 == 0 else PASSWORD_LEN - 1
     others = [c for c in letters if c != password[at]]
@@ -154,9 +203,4 @@ def _password_classes(t: Target, prim, rng, timeout: float, rep: int) -> Classes
         wrong(0, password[0] ^ 0x01),
         wrong(PASSWORD_LEN - 1, password[-1] ^ 0x01),
         pair,
-        "auth",
     )
-
-
-class Unverified(Exception):
-    pass

@@ -8,17 +8,17 @@ output the timed code path must return); `measure_round` asks the runner for bat
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..catalog.primitives import NOOP, NOOP_SIZE
 from ..plan.cases import Case
 from ..results import document as results
 from ..runtimes.inputs import case_inputs
 from ..runtimes.msggen import Generated, reference
-from ..runtimes.protocol import RemoteError, RunnerFailure, check_samples
+from ..runtimes.protocol import RemoteError, RunnerFailure, check_alloc, check_samples
 from ..runtimes.session import Runtime
 from ..verify.verifier import Verifier, VerifyError
-from . import sampling, slowop
+from . import alloc, sampling, slowop
 
 
 @dataclass
@@ -31,6 +31,7 @@ class Prepared:
     expected: str | None  # the verified output; None for salt-generating `hash`
     verification: str
     call_ns: float | None = None  # the verified call's duration, where timed (slow operations)
+    allocs: list = field(default_factory=list)  # bench answers' alloc readings (measure.alloc)
 
 
 def noop_cases(cases: list[Case]) -> list[Case]:
@@ -43,6 +44,13 @@ def noop_cases(cases: list[Case]) -> list[Case]:
             seen.add(c.runtime_key)
             out.append(Case(c.impl, NOOP, "digest", NOOP_SIZE, {}, c.cpu_off))
     return out
+
+
+def serves(case: Case) -> tuple[str, ...]:
+    """The libraries a process measuring ``case``'s group loads (hello's `only`): its own, or
+    none for noop, which needs no library (docs/protocol.md). Verification may still ask the
+    process for another library of its runtime; the runner then loads that one too."""
+    return () if case.prim.id == NOOP.id else (case.impl.library,)
 
 
 def prepare(verifier: Verifier, case: Case, seq: int, seed: int) -> Prepared | dict:
@@ -134,6 +142,7 @@ def bench_for(rt: Runtime, p: Prepared, outputs: list, check_first=None) -> samp
         if check_first is not None and not outputs:
             check_first(res.get("output"))
         outputs.append(res.get("output"))
+        alloc.note(p.allocs, check_alloc(res))
         return check_samples(res.get("samples"), iterations, batches)
 
     return bench

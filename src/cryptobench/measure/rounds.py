@@ -24,8 +24,8 @@ from ..runtimes.protocol import RemoteError, RunnerFailure
 from ..runtimes.session import Runtime
 from ..store.sqlite import RunStore
 from ..verify.verifier import Verifier, VerifyError
-from . import probe, sampling
-from .case import Prepared, measure_round, round_error
+from . import alloc, probe, sampling
+from .case import Prepared, measure_round, round_error, serves
 
 START_S = 0.5  # a fresh runner process, roughly (JVM and Node included)
 JIT_WARM_S = 1.0  # a JIT runtime's first case of a group warms up at least this (sampling)
@@ -223,7 +223,7 @@ class Rounds:
                 rt = self.runtimes[group[0].case.runtime_key]
                 if r > self.planned(rt):
                     continue
-                rt.stop()  # a fresh process for every group, of every runtime (below)
+                rt.stop(serves(group[0].case))  # a fresh process for every group (below)
                 round_policy = sampling.for_rounds(self.policy, self.planned(rt))
                 warm = round_policy  # the group's first case warms the JIT up for all of it
                 for p in group:
@@ -253,7 +253,7 @@ class Rounds:
                 continue
             rt = self.runtimes[p.case.runtime_key]
             policy = sampling.for_rounds(self.policy, self.planned(rt))
-            rt.stop()
+            rt.stop(serves(p.case))
             old = st.rounds[i]
             try:
                 m = measure_round(rt, p, policy, self.verifier, first_round=False)
@@ -314,6 +314,7 @@ class Rounds:
             ctx = {"tsc_hz": self.run["machine"].get("tsc_hz"), "errors": st.errors}
             planned = self.planned(self.runtimes[p.case.runtime_key])
             res = results.measured(p.case, st.rounds, planned, p.verification, ctx)
+            res.update(alloc.fields(p.allocs))  # the untimed calls' allocation, where read
             if st.replaced:
                 res["replaced_rounds"] = st.replaced
                 res["flags"].append(st.rounds_why())

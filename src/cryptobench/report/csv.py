@@ -1,10 +1,14 @@
-"""CSV, one row per case. Cells a spreadsheet would run as a formula are neutralised."""
+"""CSV, one row per case. Cells a spreadsheet would run as a formula are neutralised. The
+size columns (report.keysizes.CSV_COLUMNS) come last, so the older columns keep their places;
+they are empty for the families without sizes."""
 
 from __future__ import annotations
 
 import csv as _csv
 import io
 import json
+
+from . import keysizes
 
 COLUMNS = (
     "runtime",
@@ -35,6 +39,8 @@ def safe(value) -> str:
     """OWASP CSV injection: a leading = + - @ tab or CR gets a quote prefix."""
     if value is None:
         return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, list):
         value = " ".join(map(str, value))
     if isinstance(value, dict):
@@ -48,7 +54,10 @@ def safe(value) -> str:
 def render(doc: dict, opts=None, **_) -> str:
     buf = io.StringIO()
     writer = _csv.writer(buf, lineterminator="\n")
-    writer.writerow(COLUMNS)
+    writer.writerow(COLUMNS + keysizes.CSV_COLUMNS)
     for r in doc["results"]:
-        writer.writerow([safe(r.get(c)) for c in COLUMNS])
+        sizes = keysizes.sizes(r) or {}
+        writer.writerow(
+            [safe(r.get(c)) for c in COLUMNS] + [safe(sizes.get(c)) for c in keysizes.CSV_COLUMNS]
+        )
     return buf.getvalue()

@@ -46,6 +46,13 @@ COLUMNS = (
     "× classical (95% CI)",
 )
 NUMERIC = (False, False, False, False, False, True, True, True)
+ALLOC_COLUMN = "alloc/use (B)"
+ALLOC_NOTE = (
+    "alloc/use: heap bytes one use's operations allocate, weighted as their time (results' "
+    "alloc_bytes_per_op, read around each bench request's untimed call): Go and Java count "
+    "every byte allocated, Python the most bytes live at once (its heap only); — where the "
+    'runtime offers no counter (docs/methodology.md, "Memory").'
+)
 NOTE = (
     "one use counts both parties: an ECDH key exchange is 2 keygen + 2 agree, a KEM's is "
     "keygen + encaps + decaps, a signature is sign + verify of a 32-byte message; per round "
@@ -66,6 +73,7 @@ class Choice:
     estimate: stats.RoundsCI
     wire: int | None
     versus: stats.Diff | None  # against the runtime's classical choice
+    alloc: float | None = None  # heap bytes one use allocates, where every operation has it
 
 
 def _ops(results: list[dict]) -> dict[tuple[str, str], dict[str, dict]]:
@@ -90,6 +98,28 @@ def wire_of(use: str, ops: dict[str, dict]) -> int | None:
     else:
         parts = [wire.get("public_key"), wire.get("public_key")]
     return None if None in parts else sum(parts)
+
+
+def alloc_of(ops: dict[str, dict], weights: dict[str, int]) -> float | None:
+    """Heap bytes one use allocates: its operations' alloc_bytes_per_op (docs/results.md),
+    weighted as their time is; None unless every operation has one."""
+    if any(ops[op].get("alloc_bytes_per_op") is None for op in weights):
+        return None
+    return sum(w * ops[op]["alloc_bytes_per_op"] for op, w in weights.items())
+
+
+def shows_alloc(found: list[Choice]) -> bool:
+    """The view gains its allocation column when any row has a figure."""
+    return any(c.alloc is not None for c in found)
+
+
+def columns(alloc: bool) -> tuple[tuple[str, ...], tuple[bool, ...]]:
+    """The view's columns and which are numeric, with the allocation column or not."""
+    return (COLUMNS + (ALLOC_COLUMN,), NUMERIC + (True,)) if alloc else (COLUMNS, NUMERIC)
+
+
+def alloc_text(alloc: float | None) -> str:
+    return "—" if alloc is None else f"{alloc:,.0f}"
 
 
 def _fastest(found: dict, primitive: str, weights: dict[str, int]):
@@ -125,7 +155,8 @@ def choices(results: list[dict]) -> list[Choice]:
                 versus = None
                 if classical is not None and kind != "classical":
                     versus = stats.rounds_diff(classical, est)
-                out.append(Choice(runtime, use, kind, pid, impl, est, wire_of(use, ops), versus))
+                wire, alloc = wire_of(use, ops), alloc_of(ops, weights)
+                out.append(Choice(runtime, use, kind, pid, impl, est, wire, versus, alloc))
     return [c for c in out if any(o.kind != "classical" for o in out if o.runtime == c.runtime)]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import calibration, handshake, hardware, layout, migration
+from . import calibration, handshake, hardware, keysizes, layout, migration
 from . import instructions as instructions_report
 from . import leak as leak_report
 
@@ -187,17 +187,11 @@ PUBKEY_COLUMNS = (
     "message (B)",
     "µs/op (95% CI)",
     "ops/s",
-    "public key (B)",
-    "signature or secret (B)",
-    "ciphertext (B)",
 )
 
 
 def _pubkey_row(r: dict) -> tuple:
     us = r["median_ns"] / 1e3
-    wire = r.get("wire_bytes") or {}
-    out = wire.get("signature", wire.get("shared_secret"))
-    bound = "≤" if wire.get("signature_is_max") else ""
     return (
         layout.impl_label(r),
         r["primitive"],
@@ -205,18 +199,12 @@ def _pubkey_row(r: dict) -> tuple:
         Num(str(r["size"]) if r.get("size") else "—", r.get("size") or 0),
         Num(f"{us:.1f} ({r['ci_low_ns'] / 1e3:.1f}–{r['ci_high_ns'] / 1e3:.1f})", us),
         Num(f"{1e9 / r['median_ns']:,.0f}", 1e9 / r["median_ns"]),
-        Num(
-            "" if wire.get("public_key") is None else str(wire["public_key"]),
-            wire.get("public_key"),
-        ),
-        Num("" if out is None else f"{bound}{out}", out),
-        Num(str(wire.get("ciphertext") or ""), wire.get("ciphertext")),  # kem only
     )
 
 
 def public_key(results: list[dict]) -> list[Section]:
-    """Key agreement, signatures and key encapsulation, every measured case: time, rate and
-    wire sizes (a KEM's ciphertext in its own column)."""
+    """Key agreement, signatures and key encapsulation, every measured case: time and rate
+    (the HTML report's public-key section; their sizes: :func:`public_key_sizes`)."""
     rows = [
         _pubkey_row(r)
         for r in results
@@ -226,10 +214,36 @@ def public_key(results: list[dict]) -> list[Section]:
     ]
     if not rows:
         return []
-    title = "public-key operations: µs/op, operations per second and sizes"
+    title = "public-key operations: µs/op and operations per second"
     numeric = tuple(i >= 3 for i in range(len(PUBKEY_COLUMNS)))
-    note = "sizes: what one use puts on the wire (results' wire_bytes); ≤ a DER ECDSA bound"
-    return [Section("public-key", title, PUBKEY_COLUMNS, sorted(rows, key=str), numeric, [note])]
+    return [Section("public-key", title, PUBKEY_COLUMNS, sorted(rows, key=str), numeric)]
+
+
+def _size_cell(size: keysizes.Size) -> Num:
+    return Num(size.text(), size.value)
+
+
+def public_key_sizes(results: list[dict]) -> list[Section]:
+    """One row per kex, signature and kem primitive: its sizes in bytes (report.keysizes),
+    every value shown where implementations disagree."""
+    found = keysizes.rows(results)
+    rows = [
+        (
+            r.primitive,
+            r.family,
+            _size_cell(r.cells["public key (B)"]),
+            Num("" if r.private_key is None else str(r.private_key), r.private_key),
+            _size_cell(r.cells["signature or ciphertext (B)"]),
+            _size_cell(r.cells["shared secret (B)"]),
+            Num(str(r.implementations), r.implementations),
+        )
+        for r in found
+    ]
+    if not rows:
+        return []
+    notes = [keysizes.NOTE, *keysizes.disagreements(found)]
+    cols, numeric = keysizes.COLUMNS, keysizes.NUMERIC
+    return [Section("public-key-sizes", keysizes.TITLE, cols, rows, numeric, notes)]
 
 
 def calibration_section(doc: dict) -> Section:
@@ -246,6 +260,8 @@ def is_calibration(doc: dict) -> bool:
 
 def pq_migration(results: list[dict]) -> list[Section]:
     """Classical vs post-quantum vs hybrid per runtime, one use each (report.migration)."""
+    found = migration.choices(results)
+    alloc = migration.shows_alloc(found)  # an allocation column where any row has a figure
     rows = [
         (
             c.runtime,
@@ -257,15 +273,27 @@ def pq_migration(results: list[dict]) -> list[Section]:
             Num("" if c.wire is None else str(c.wire), c.wire),
             Num(migration.versus_text(c.versus), c.versus.ratio if c.versus else None),
         )
-        for c in migration.choices(results)
+        + ((Num(migration.alloc_text(c.alloc), c.alloc),) if alloc else ())
+        for c in found
     ]
     if not rows:
         return []
-    cols, numeric = migration.COLUMNS, migration.NUMERIC
-    return [Section("pq-migration", migration.TITLE, cols, rows, numeric, [migration.NOTE])]
+    cols, numeric = migration.columns(alloc)
+    notes = [migration.NOTE, *([migration.ALLOC_NOTE] if alloc else [])]
+    return [Section("pq-migration", migration.TITLE, cols, rows, numeric, notes)]
 
 
-AFTER_TABLES = (fits, speedups, scaling, tls_handshake, pq_migration, noop, instructions, leak)
+AFTER_TABLES = (
+    fits,
+    speedups,
+    scaling,
+    public_key_sizes,
+    tls_handshake,
+    pq_migration,
+    noop,
+    instructions,
+    leak,
+)
 
 
 def build(doc: dict, opts: Options | None = None) -> list[Section]:

@@ -28,7 +28,6 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import stats as sps
 
 from .. import stats
 
@@ -233,6 +232,8 @@ def mann_whitney_p(a, b) -> float:
         return 1.0
     if np.all(x == x[0]) and np.all(y == x[0]):
         return 1.0
+    from scipy import stats as sps  # here, not at import: `advise` reads this module
+
     p = sps.mannwhitneyu(x, y, alternative="two-sided").pvalue
     return 1.0 if math.isnan(p) else float(p)
 
@@ -241,6 +242,8 @@ def bh_adjust(p_values) -> list[float]:
     """Benjamini–Hochberg adjusted p-values (q-values), in the input order."""
     if len(p_values) == 0:
         return []
+    from scipy import stats as sps
+
     return [float(q) for q in sps.false_discovery_control(np.asarray(p_values), method="bh")]
 
 

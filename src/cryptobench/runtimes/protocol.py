@@ -267,3 +267,19 @@ def check_samples(samples, iterations: int, batches: int) -> list[dict]:
     if not ok:
         raise RunnerFailure("protocol", f"bench returned malformed samples: {str(samples)[:80]}")
     return samples
+
+
+def check_alloc(res: dict) -> dict | None:
+    """A ``bench`` answer's allocation of its untimed call (docs/protocol.md, ``alloc_bytes``,
+    optional ``allocs`` and ``alloc_counter``): None when the runner does not offer it,
+    RunnerFailure when malformed."""
+    if "alloc_bytes" not in res:
+        return None
+    counts = [res.get("alloc_bytes"), res.get("allocs", 0)]
+    if not all(type(v) is int and v >= 0 for v in counts):
+        raise RunnerFailure("protocol", f"bench returned malformed alloc_bytes: {counts}")
+    return {
+        "bytes": res["alloc_bytes"],
+        "allocs": res.get("allocs"),
+        "counter": str(res.get("alloc_counter", "")),
+    }

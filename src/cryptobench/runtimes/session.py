@@ -32,6 +32,8 @@ class Runtime:
     features_off: tuple[str, ...] = ()  # --cpu-features: switched off in its processes
     generators: tuple = ()  # message generators its hello declares (docs/protocol.md)
     start_s: float | None = None  # how long its first process took to answer hello
+    # the libraries its next fresh process serves (hello's `only`, docs/protocol.md); None: all
+    only: tuple[str, ...] | None = None
     # one request at a time: verification asks several runtimes at once, from threads
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
 
@@ -50,20 +52,38 @@ class Runtime:
         known = bool(self.implementations)  # a fresh process of a runtime already described
         t0 = time.monotonic()
         try:
-            hello = proc.start(self.spec.startup_timeout, **({"brief": True} if known else {}))
+            hello = proc.start(self.spec.startup_timeout, **self._hello_fields(known))
             if self.start_s is None:  # the first (full) hello: a little dearer than later ones
                 self.start_s = time.monotonic() - t0
             info, impls = parse_hello(self.id, hello)
             if not known:
                 self.info, self.implementations = info, impls
                 self.generators = tuple(hello.get("generators") or ())
-            elif [i.id for i in impls] != [i.id for i in self.implementations]:
-                raise ValueError("a fresh process declared other implementations")
+            else:
+                self._same_implementations([i.library for i in impls])
         except (RunnerFailure, RemoteError, ValueError, TypeError, AttributeError) as exc:
             proc.kill()
             self.failed = f"failed at hello: {exc}"
             return
         self.process = proc
+
+    def _hello_fields(self, known: bool) -> dict:
+        """A fresh process of a runtime already described gets a brief hello, told which
+        libraries it serves when a group's process serves fewer than all (``only``)."""
+        if not known:
+            return {}
+        return {"brief": True} if self.only is None else {"brief": True, "only": list(self.only)}
+
+    def _same_implementations(self, declared: list[str]) -> None:
+        """A fresh process declares what the first did; told ``only``, it may declare just
+        those (it loaded no other library), but at least those."""
+        first = [i.library for i in self.implementations]
+        if self.only is None:
+            ok = declared == first
+        else:
+            ok = set(declared) <= set(first) and set(self.only) & set(first) <= set(declared)
+        if not ok:
+            raise ValueError("a fresh process declared other implementations")
 
     def ensure(self) -> RunnerProcess:
         """A live process, restarting once more after a failure (at most MAX_RESTARTS)."""
@@ -117,13 +137,15 @@ class Runtime:
         """Its samples report JIT compilations: a round warms up ≥ 1 s, so it gets fewer."""
         return self.spec.compiles
 
-    def stop(self) -> None:
+    def stop(self, only: tuple[str, ...] | None = None) -> None:
         """End the process (EOF); the next request starts a fresh one, not counted as a
-        restart."""
+        restart. ``only``: the libraries that one serves (a group's, docs/protocol.md
+        `hello`); None: every library."""
         with self.lock:
             if self.process:
                 self.process.close()
                 self.process = None
+            self.only = None if only is None else tuple(only)
 
 
 def start_all(specs: list[RuntimeSpec]) -> tuple[list[Runtime], list[tuple[str, str]]]:

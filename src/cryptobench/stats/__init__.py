@@ -24,9 +24,27 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as sps
+from scipy import special  # the t distribution: scipy.stats costs half a second of imports
 
 CONFIDENCE = 0.95
+
+
+def _sps():
+    """scipy.stats, imported where it is needed (a measurement, a fit), not by every reader of
+    stored results (`advise` answers from the store in under a second)."""
+    from scipy import stats as sps
+
+    return sps
+
+
+def t_ppf(q: float, df: float) -> float:
+    """Student's t quantile (scipy.stats.t.ppf computes exactly this ufunc)."""
+    return float(special.stdtrit(df, q))
+
+
+def t_sf(t: float, df: float) -> float:
+    """Student's t survival function (scipy.stats.t.sf's ufunc)."""
+    return float(special.stdtr(df, -t))
 
 
 def per_op(samples: list[dict]) -> np.ndarray:
@@ -64,6 +82,7 @@ def median_ci(values, confidence: float = CONFIDENCE) -> MedianCI:
     med = float(np.median(x))
     alpha = 1.0 - confidence
     # largest j >= 1 with P(B <= j-1) <= alpha/2 (cdf is increasing)
+    sps = _sps()
     j = max(1, int(np.count_nonzero(sps.binom.cdf(np.arange(n), n, 0.5) <= alpha / 2)))
     coverage = 1.0 - 2.0 * float(sps.binom.cdf(j - 1, n, 0.5))
     return MedianCI(med, float(x[j - 1]), float(x[n - j]), n, coverage)
@@ -123,7 +142,7 @@ def rounds_ci(medians, lows, highs, confidence: float = CONFIDENCE) -> RoundsCI:
     logs = np.log(m)
     mu = float(np.mean(logs))
     var = max(float(np.var(logs, ddof=1)) / r, float(np.mean(_within_var(lows, highs))) / r)
-    half = float(sps.t.ppf(0.5 + confidence / 2, r - 1)) * math.sqrt(var)
+    half = t_ppf(0.5 + confidence / 2, r - 1) * math.sqrt(var)
     sd = float(np.std(logs, ddof=1))
     centre = math.exp(mu) if np.ptp(m) > 0 else float(m[0])  # exact when all rounds agree
     return RoundsCI(centre, math.exp(mu - half), math.exp(mu + half), r, var, sd)
@@ -205,8 +224,8 @@ def rounds_diff(
     dfs = [(x.log_var, max(1, x.rounds - 1)) for x in parts]
     df = var**2 / sum(v**2 / k for v, k in dfs if v > 0)
     t = abs(d) / math.sqrt(var)
-    half = float(sps.t.ppf(0.5 + confidence / 2, df)) * math.sqrt(var)
-    return Diff(math.exp(d), math.exp(d - half), math.exp(d + half), float(2 * sps.t.sf(t, df)))
+    half = t_ppf(0.5 + confidence / 2, df) * math.sqrt(var)
+    return Diff(math.exp(d), math.exp(d - half), math.exp(d + half), 2 * t_sf(t, df))
 
 
 def compiled_until(compiles) -> int:
@@ -269,7 +288,7 @@ def fit_overhead(sizes, median_ns) -> Fit | None:
     y = np.asarray(median_ns, dtype=float)
     if len(np.unique(x)) < 2:
         return None
-    res = sps.theilslopes(y, x, alpha=0.95)
+    res = _sps().theilslopes(y, x, alpha=0.95)
     return Fit(float(res.intercept), float(res.slope), float(res.low_slope), float(res.high_slope))
 
 

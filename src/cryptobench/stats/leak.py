@@ -17,7 +17,19 @@ import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import stats as scipy_stats
+
+
+class _LazyStats:
+    """scipy.stats on first use: `advise` and `show` import this module through the report
+    stack without testing anything (scipy.stats is half a second of imports)."""
+
+    def __getattr__(self, name: str):
+        from scipy import stats
+
+        return getattr(stats, name)
+
+
+scipy_stats = _LazyStats()
 
 LEAK_T = 4.5  # dudect's threshold on |t| (Reparaz, Balasch, Verbauwhede, DATE 2017)
 LEAK_CROPS = 100  # dudect's number of percentile crops

@@ -188,15 +188,21 @@ class RunStore:
             )
         return ids[0]
 
-    def load(self, ref: str, raw: bool = True) -> tuple[dict, list[dict]]:
+    def load(
+        self, ref: str, raw: bool = True, primitives: set[str] | None = None
+    ) -> tuple[dict, list[dict]]:
         """A run and its cases; ``raw=False`` leaves each case's raw samples out as it is
-        read (the HTML report: a 5 000-case run in bounded memory, issue 33)."""
+        read (the HTML report: a 5 000-case run in bounded memory, issue 33); ``primitives``:
+        only the cases of these (`advise` reads the rows its use can rank, not the run)."""
         run_id = self.resolve(ref)
         row = self._exec(
             "SELECT data, hostname, pid, heartbeat FROM runs WHERE id=?", (run_id,)
         ).fetchone()
-        cases = []
-        for (d,) in self._exec("SELECT data FROM cases WHERE run_id=? ORDER BY seq", (run_id,)):
+        cases, only, args = [], "", (run_id,)
+        if primitives is not None:
+            only = f" AND primitive IN ({', '.join('?' * len(primitives)) or 'NULL'})"
+            args += tuple(sorted(primitives))
+        for (d,) in self._exec(f"SELECT data FROM cases WHERE run_id=?{only} ORDER BY seq", args):
             case = json.loads(d)
             if not raw:
                 case.pop("samples", None)

@@ -35,9 +35,19 @@ class Agreement:
 
     def offering(self, prim: str, op: str, first: Implementation | None = None):
         """Implementations offering prim/op whose known answers pass (``first`` first)."""
+        return [i for i in self._offers(prim, op, first) if self.known_answers(i, prim, op).ok]
+
+    def first_offering(self, prim: str, op: str, first: Implementation | None = None):
+        """The first of ``offering``, checking the known answers of no more implementations
+        than it takes (a verify needs one hash to verify, not every maker's)."""
+        return next(
+            (i for i in self._offers(prim, op, first) if self.known_answers(i, prim, op).ok), None
+        )
+
+    def _offers(self, prim: str, op: str, first: Implementation | None) -> list:
         cands = [i for i in self.impls.values() if i.offers(prim, op)]
         cands.sort(key=lambda i: (first is None or i.id != first.id, i.id))
-        return [i for i in cands if self.known_answers(i, prim, op).ok]
+        return cands
 
     def check_case(
         self, impl: Implementation, prim: Primitive, op: str, inputs: dict, params: dict
@@ -97,7 +107,7 @@ class Agreement:
 
     def _open(self, impl, prim, inputs, params, kat: Check):
         """An AEAD opens another implementation's seal of the message."""
-        sealer = (self.offering(prim.id, "seal", first=impl) or [None])[0]
+        sealer = self.first_offering(prim.id, "seal", first=impl)
         if sealer is None:
             raise VerifyError("no implementation can seal the message to open")
         sealed = self.output_for(sealer, prim.id, "seal", inputs, params)
@@ -120,7 +130,7 @@ class Agreement:
 
     def _verify(self, impl, prim, inputs, params, kat: Check):
         """A password verify accepts another implementation's hash."""
-        maker = (self.offering(prim.id, "hash") or [None])[0]
+        maker = self.first_offering(prim.id, "hash")
         if maker is None:
             raise VerifyError("no implementation can hash the password to verify")
         encoded = self.output_for(maker, prim.id, "hash", inputs, params)

@@ -84,6 +84,15 @@ class Verifier(Agreement, PubkeyChecks, KemChecks):
                 self._kat[key] = Check(False, f"known answer: {exc}")
         return self._kat[key]
 
+    def answers_checked(self) -> dict[tuple, Check]:
+        """The known-answer checks made so far, by (implementation, primitive, operation)."""
+        return dict(self._kat)
+
+    def take_answers(self, key: tuple, check: Check) -> None:
+        """A known-answer check already decided, not asked again in this run: an earlier run's
+        pass with nothing changed since (verify/cache.py), or a runner failure recorded."""
+        self._kat.setdefault(key, check)
+
     def _vectors_for(self, prim: Primitive, op: str) -> list[Vector]:
         vecs = [v for v in self.vectors.get(prim.id, []) if self.all_vectors or not v.slow]
         wanted = {"roundtrip": ("seal", "encrypt"), "open": ("seal",)}.get(op, (op,))

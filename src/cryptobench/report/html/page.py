@@ -27,6 +27,7 @@ import plotly.io as pio
 from plotly.offline import get_plotlyjs, get_plotlyjs_version
 
 from ... import __version__
+from ...catalog.primitives import PUBKEY_FAMILIES
 from ...results.compare import run_labels
 from .. import sections as model
 from . import charts as html_charts
@@ -147,8 +148,9 @@ def _family_section(family: str, charts: list, runs: list[Run]) -> str:
 def _nav(families: list[str]) -> str:
     items = ['<a href="#explore">Explore</a>']
     items += [f'<a href="#family-{esc(f)}">{esc(FAMILY_NAMES.get(f, f))}</a>' for f in families]
-    if {"kex", "signature"} & set(families):  # their sections: html.sections
-        items.append('<a href="#public-key">Public-key sizes</a>')
+    if set(PUBKEY_FAMILIES) & set(families):  # their sections: html.sections
+        items.append('<a href="#public-key">Public-key operations</a>')
+        items.append('<a href="#public-key-sizes">Public-key sizes</a>')
     if {"kex", "signature"} <= set(families):
         items.append('<a href="#tls-handshake">TLS handshake</a>')
     if "kem" in families:
@@ -179,6 +181,7 @@ def body(
     sections = [_family_section(f, charts.get(f, []), runs) for f in families]
     tail = [
         html_sections.render(html_sections.of_runs(runs), model.public_key),
+        html_sections.render(html_sections.of_runs(runs), model.public_key_sizes),
         html_sections.render(html_sections.of_runs(runs), model.tls_handshake),
         html_sections.render(html_sections.of_runs(runs), model.pq_migration),
         html_machines.section(runs, normalise_to),

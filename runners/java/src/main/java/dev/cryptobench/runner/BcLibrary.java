@@ -11,15 +11,21 @@ import org.bouncycastle.jce.provider.BouncyCastleProvider;
  * Its table is the union of the per-family tables in BcHashes, BcCiphers and BcPasswords.
  */
 final class BcLibrary implements Library {
-  private static final Map<String, Primitive> TABLE;
+  /**
+   * The rows, built when first asked for (a holder class): a process serving another library never
+   * loads BouncyCastle's classes.
+   */
+  private static final class Rows {
+    static final Map<String, Primitive> TABLE;
 
-  static {
-    Map<String, Primitive> table = new LinkedHashMap<>(BcHashes.TABLE);
-    table.putAll(BcCiphers.TABLE);
-    table.putAll(BcPasswords.TABLE);
-    table.putAll(BcPubkey.TABLE);
-    table.putAll(BcPq.TABLE);
-    TABLE = Collections.unmodifiableMap(table);
+    static {
+      Map<String, Primitive> table = new LinkedHashMap<>(BcHashes.TABLE);
+      table.putAll(BcCiphers.TABLE);
+      table.putAll(BcPasswords.TABLE);
+      table.putAll(BcPubkey.TABLE);
+      table.putAll(BcPq.TABLE);
+      TABLE = Collections.unmodifiableMap(table);
+    }
   }
 
   private static String version;
@@ -64,6 +70,6 @@ final class BcLibrary implements Library {
 
   @Override
   public Map<String, Primitive> table() {
-    return TABLE;
+    return Rows.TABLE;
   }
 }

@@ -66,9 +66,17 @@ final class Bench {
     // the class initialiser above has run by the time this returns
   }
 
-  /** Runs the untimed call (whose output is returned) and the timed batches into samples. */
-  static byte[] run(Op op, int iterations, int batches, JsonArray samples) throws Exception {
-    byte[] first = op.call().clone(); // cipher ops write into one buffer the batches reuse
+  /**
+   * Runs the untimed call (whose output is returned; what it allocates goes into the answer, see
+   * {@link Alloc}) and the timed batches into the answer's samples.
+   */
+  static byte[] run(Op op, int iterations, int batches, JsonObject result) throws Exception {
+    long before = Alloc.now();
+    byte[] out = op.call();
+    Alloc.report(result, before, Alloc.now());
+    byte[] first = out.clone(); // cipher ops write into one buffer the batches reuse
+    JsonArray samples = new JsonArray();
+    result.add("samples", samples);
     compilesSinceLastCall();
     for (int b = 0; b < batches; b++) {
       long start = System.nanoTime();

@@ -27,7 +27,8 @@ import javax.crypto.spec.SecretKeySpec;
 final class JdkLibrary implements Library {
   private static final Map<String, Primitive> TABLE = new LinkedHashMap<>();
 
-  static {
+  /** The rows, built when first asked for: a process serving another library skips them. */
+  private static void fill() {
     digest("md2", "MD2");
     digest("md5", "MD5");
     digest("sha1", "SHA-1");
@@ -216,7 +217,10 @@ final class JdkLibrary implements Library {
   }
 
   @Override
-  public Map<String, Primitive> table() {
+  public synchronized Map<String, Primitive> table() {
+    if (TABLE.isEmpty()) {
+      fill();
+    }
     return TABLE;
   }
 }

@@ -2,7 +2,6 @@ package dev.cryptobench.runner;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
-import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import java.io.FileDescriptor;
@@ -10,6 +9,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 /** The cryptobench runner for the JVM: protocol v1 over stdin/stdout (docs/protocol.md). */
@@ -70,7 +70,7 @@ public final class Main {
   private static JsonObject handle(Request request) throws Exception {
     switch (request.op) {
       case "hello":
-        return Hello.build(LIBRARIES, request.flag("brief"));
+        return Hello.build(served(request), request.flag("brief"));
       case "compute":
         return compute(request, false);
       case "bench":
@@ -82,6 +82,38 @@ public final class Main {
     }
   }
 
+  /**
+   * The libraries a hello lists: those a brief hello's {@code only} names (docs/protocol.md), so
+   * that a group's process never builds the others' tables, registers their providers or loads
+   * their native code; every one otherwise. Another library is still loaded when a request first
+   * names it (its table is built on first use).
+   */
+  private static List<Library> served(Request request) throws RunnerException {
+    JsonElement only = request.json.get("only");
+    if (!request.flag("brief") || only == null || only.isJsonNull()) {
+      return LIBRARIES;
+    }
+    List<String> names = new ArrayList<>();
+    if (only.isJsonArray()) {
+      for (JsonElement name : only.getAsJsonArray()) {
+        names.add(
+            name.isJsonPrimitive() && name.getAsJsonPrimitive().isString()
+                ? name.getAsString()
+                : null);
+      }
+    }
+    if (!only.isJsonArray() || names.contains(null)) {
+      throw RunnerException.badRequest("only must be a list of implementation names");
+    }
+    List<Library> served = new ArrayList<>();
+    for (Library library : LIBRARIES) {
+      if (names.contains(library.id())) {
+        served.add(library);
+      }
+    }
+    return served;
+  }
+
   private static JsonObject compute(Request request, boolean bench) throws Exception {
     Op op = resolve(request).prepare(request.primitive(), request.inputs());
     JsonObject result = new JsonObject();
@@ -90,14 +122,12 @@ public final class Main {
     if (threads > 1) {
       output = Threads.bench(resolve(request), request, op, threads, result);
     } else if (bench) {
-      JsonArray samples = new JsonArray();
       output =
           Bench.run(
               op,
               request.bounded("iterations", Integer.MAX_VALUE),
               request.bounded("batches", Limits.MAX_BATCHES),
-              samples);
-      result.add("samples", samples);
+              result);
     } else {
       output = op.call();
     }

@@ -1,0 +1,94 @@
+"""`calibrate`'s verification through the cache of verified answers (verify/cache.py), as
+`run` uses it (measure/verified.py): a probe's case verified by an earlier `calibrate` or `run`
+with nothing changed is taken from the cache, keyed alike (the case with its parameters, every
+fingerprint); and so are the known answers of every implementation the probes consult
+(Verifier.offering), which `calibrate` checks before its first probe. Only passed checks are
+kept; `--reverify` reads nothing from the cache and rewrites it (docs/methodology.md,
+"calibrate")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..measure.case import Prepared
+from ..measure.verified import prepare_cached
+from ..plan.cases import Case
+from ..runtimes.protocol import RunnerFailure
+from ..runtimes.session import Runtime
+from ..verify.cache import Cache, Fingerprints
+from ..verify.checks import Check
+from ..verify.verifier import Verifier
+
+KNOWN = "known answers"  # the cache key's tag of a known-answer check
+
+
+@dataclass
+class Verified:
+    verifier: Verifier
+    fps: Fingerprints
+    cases: Cache  # one entry per probe's case (measure/verified.case_key)
+    answers: Cache  # one per implementation, primitive and operation's known answers
+    taken: set[tuple] = field(default_factory=set)  # known answers read from the cache
+    kept: set[tuple] = field(default_factory=set)  # known answers this run checked and kept
+
+    @classmethod
+    def of(cls, verifier: Verifier, live: list[Runtime], reverify: bool) -> Verified:
+        fps = Fingerprints.of(live)
+        return cls(verifier, fps, Cache(enabled=not reverify), Cache(enabled=not reverify))
+
+    def prepare(self, case: Case, seq: int, seed: int) -> Prepared | dict:
+        """measure.case.prepare, or the answer an earlier run verified for the same key."""
+        return prepare_cached(self.verifier, case, seq, seed, self.cases, self.fps)
+
+    def _key(self, impl_id: str, prim_id: str, op: str) -> str:
+        return self.fps.key(impl_id, prim_id, [KNOWN, op])
+
+    def recall(self, prim_id: str, operations) -> None:
+        """The known answers of every implementation offering ``prim_id`` (``operations``)
+        that an earlier `calibrate` passed with nothing changed: not asked again."""
+        for impl in self.verifier.impls.values():
+            for op in operations:
+                if not impl.offers(prim_id, op):
+                    continue
+                kept = self.answers.get(self._key(impl.id, prim_id, op))
+                if kept is not None:
+                    check = Check(True, f"{kept['detail']} (cached)", kept["vectors"])
+                    self.verifier.take_answers((impl.id, prim_id, op), check)
+                    self.taken.add((impl.id, prim_id, op))
+
+    def consult(self, prim_id: str, op: str, one: bool) -> None:
+        """The known answers the probes will ask of the other implementations, checked before
+        the plan counts: one maker's hash (``one``: a verify probe verifies one hash), else
+        every implementation's (second opinions, every verify of a hash). A peer whose runner
+        fails is no peer, as a second opinion that crashed is none (Agreement._second_opinions):
+        recorded as failed for this run, so that no probe asks it again."""
+        peers = sorted(
+            (i for i in self.verifier.impls.values() if i.offers(prim_id, op)), key=lambda i: i.id
+        )
+        for impl in peers:
+            try:
+                ok = self.verifier.known_answers(impl, prim_id, op).ok
+            except RunnerFailure as exc:
+                why = f"known answer: runner {exc.kind}: {exc}"
+                self.verifier.take_answers((impl.id, prim_id, op), Check(False, why))
+                ok = False
+            if ok and one:
+                return
+
+    def keep(self) -> None:
+        """The known answers this run checked and passed, for the next."""
+        for key, check in self.verifier.answers_checked().items():
+            if key in self.taken or key in self.kept or not check.ok or check.unverifiable:
+                continue
+            self.answers.put(self._key(*key), {"detail": check.detail, "vectors": check.vectors})
+            self.kept.add(key)
+
+    def checked(self) -> int:
+        """Known-answer checks this run made (not taken from the cache)."""
+        return sum(1 for k in self.verifier.answers_checked() if k not in self.taken)
+
+    def summary(self) -> str:
+        return (
+            f"{self.cases.summary()}; known answers: {len(self.taken)} taken from the cache, "
+            f"{self.checked()} checked"
+        )

@@ -1,0 +1,221 @@
+"""hello's `only` (docs/protocol.md): a group's fresh process is told the one library it
+serves, and the Python and Java runners then load only that one (and another when a request
+first names it). The orchestrator's side runs a fake runner that logs its hellos; the runners'
+side runs the real runners (skipped with discovery's reason where they cannot run)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from cryptobench.catalog import primitives as catalog
+from cryptobench.measure import sampling
+from cryptobench.measure.case import Prepared, noop_cases
+from cryptobench.measure.rounds import Rounds
+from cryptobench.plan.cases import Case
+from cryptobench.runtimes.discovery import RuntimeSpec, discover
+from cryptobench.runtimes.session import Runtime
+
+SHA256_ABC = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+
+# A runner hosting libraries "a" and "b" (both sha256 through hashlib): it logs every hello
+# it gets, and lists only the libraries a brief hello's `only` names.
+FAKE = textwrap.dedent(
+    """
+    import hashlib, json, sys
+    LOG, LIBS = sys.argv[1], ["a", "b"]
+    for line in sys.stdin:
+        req = json.loads(line)
+        if req["op"] == "hello":
+            with open(LOG, "a") as fh:
+                fh.write(json.dumps(req) + "\\n")
+            names = req.get("only") if req.get("brief") and "only" in req else LIBS
+            impls = [{"library": n, "version": "1", "backend": {"name": n, "version": "1"},
+                      "primitives": {"sha256": {"operations": ["digest"]}}} for n in names]
+            res = {"protocol": 1, "runtime": {"name": "fake", "version": "1"},
+                   "implementations": impls}
+        else:
+            msg = bytes.fromhex(req["inputs"]["msg"])
+            if req["primitive"] == "noop":
+                out = len(msg).to_bytes(8, "big").hex()
+            else:
+                out = hashlib.sha256(msg).hexdigest()
+            n = req.get("iterations", 1)
+            res = {"output": out,
+                   "samples": [{"iterations": n, "ns": 100 * n}] * req.get("batches", 1)}
+        print(json.dumps({"id": req["id"], "ok": True, "result": res}), flush=True)
+    """
+)
+
+
+@pytest.fixture
+def fake(tmp_path):
+    """A started Runtime over the fake runner, and its hello log's path."""
+    (tmp_path / "fake.py").write_text(FAKE)
+    log = tmp_path / "hellos.jsonl"
+    spec = RuntimeSpec(
+        "fake", "fake", None, "fake", tmp_path, [sys.executable, "fake.py", str(log)]
+    )
+    rt = Runtime(spec)
+    rt.start()
+    assert rt.failed is None, rt.failed
+    return rt, log
+
+
+def _hellos(log) -> list[dict]:
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def _prepared(rt: Runtime) -> list[Prepared]:
+    prim = catalog.load().get("sha256")
+    out = []
+    cases = [Case(impl, prim, "digest", n, {}) for impl in rt.implementations for n in (16, 64)]
+    for seq, case in enumerate(noop_cases(cases) + cases):
+        msg = "00" * case.size
+        want = case.size.to_bytes(8, "big").hex() if case.prim.id == "noop" else None
+        expected = want or hashlib.sha256(bytes(case.size)).hexdigest()
+        out.append(Prepared(seq, case, {"msg": msg}, expected, "fake"))
+    return out
+
+
+class Store:
+    def __init__(self):
+        self.rows = {}
+
+    def put_case(self, run_id, seq, row):
+        self.rows[seq] = row
+
+    def update_run(self, run):
+        pass
+
+
+def test_each_group_process_is_told_the_one_library_it_serves(fake):
+    rt, log = fake
+    prepared = _prepared(rt)
+    store = Store()
+    run = {"id": "r", "seed": 3, "probes": [], "machine": {}}
+    policy = sampling.Policy(budget_s=0.05)
+    Rounds({rt.key: rt}, None, store, run, policy, rounds=2).measure(prepared)
+    assert all(row["status"] == "ok" for row in store.rows.values()), store.rows
+    first, *groups = _hellos(log)
+    assert "brief" not in first and "only" not in first  # the runtime's description: full
+    # two rounds of three groups (noop, a/sha256, b/sha256), each a fresh process
+    assert len(groups) == 6
+    assert all(h.get("brief") is True for h in groups)
+    assert sorted(tuple(h["only"]) for h in groups) == sorted([(), ("a",), ("b",)] * 2)
+    assert rt.only is None  # after the rounds: the next process serves every library
+
+
+def test_a_brief_hello_with_only_may_list_those_alone_but_not_fewer(fake):
+    rt, log = fake
+    rt.stop(only=("b",))
+    assert rt.request("compute", 10, impl="b", primitive="sha256", operation="digest",
+                      inputs={"msg": "616263"}, params={})["output"] == SHA256_ABC  # fmt: skip
+    assert _hellos(log)[-1]["only"] == ["b"] and rt.failed is None
+    rt._same_implementations(["b"])  # accepted: a subset holding the asked one
+    for declared in ([], ["a"], ["b", "c"]):
+        with pytest.raises(ValueError, match="other implementations"):
+            rt._same_implementations(declared)
+    rt.stop()
+    with pytest.raises(ValueError, match="other implementations"):
+        rt._same_implementations(["b"])  # without `only`: every library, as the first listed
+    rt.stop()
+
+
+def _spec(runtime: str) -> RuntimeSpec:
+    spec = next((s for s in discover() if s.runtime_id == runtime), None)
+    if spec is None or spec.skipped:
+        pytest.skip(f"{runtime}: {spec.skipped if spec else 'no runner folder'}")
+    return spec
+
+
+def _session(spec, argv: list[str], hello: dict, requests: list[dict], env=None):
+    lines = [json.dumps({"id": 1, "op": "hello", **hello})]
+    lines += [json.dumps({"id": i, **r}) for i, r in enumerate(requests, 2)]
+    res = subprocess.run(
+        argv, cwd=spec.folder, input="\n".join(lines) + "\n", capture_output=True, text=True,
+        timeout=120, env={**os.environ, **spec.env, **(env or {})},
+    )  # fmt: skip
+    answers = [json.loads(line) for line in res.stdout.splitlines() if line.strip()]
+    assert res.returncode == 0 and len(answers) == len(lines), res.stderr[-2000:]
+    return answers, res.stderr
+
+
+def _compute(impl: str) -> dict:
+    return {"op": "compute", "impl": impl, "primitive": "sha256", "operation": "digest",
+            "inputs": {"msg": "616263"}, "params": {}}  # fmt: skip
+
+
+def _python_modules(stderr: str) -> set[str]:
+    """The modules -X importtime (PYTHONPROFILEIMPORTTIME) saw imported: a lib_*.py file is
+    not among them (importlib.import_module is not timed), the packages it imports are."""
+    return {
+        line.rsplit("|", 1)[1].strip()
+        for line in stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+
+
+def test_python_runner_told_only_hashlib_imports_no_other_library():
+    spec = _spec("python")
+    env = {"PYTHONPROFILEIMPORTTIME": "1"}
+    full, err = _session(spec, spec.command, {}, [], env)
+    libs = [i["library"] for i in full[0]["result"]["implementations"]]
+    if not {"hashlib", "pycryptodome"} <= set(libs):
+        pytest.skip(f"python runner lacks hashlib or pycryptodome here (has {libs})")
+    assert "Crypto" in _python_modules(err)  # a full hello imports every library
+    brief = {"brief": True, "only": ["hashlib"]}
+    got, err = _session(spec, spec.command, brief, [_compute("hashlib")], env)
+    assert [i["library"] for i in got[0]["result"]["implementations"]] == ["hashlib"]
+    assert got[1]["result"]["output"] == SHA256_ABC
+    modules = _python_modules(err)
+    assert not {m for m in modules if m.split(".")[0] in ("Crypto", "cryptography", "nacl")}
+    # another library still answers when asked (verification may), imported then
+    got, err = _session(spec, spec.command, brief, [_compute("pycryptodome")], env)
+    assert got[1]["result"]["output"] == SHA256_ABC
+    assert "Crypto" in _python_modules(err)
+
+
+def _java_classes(stdout: str) -> list[str]:
+    """The classes -verbose:class saw loaded (its lines share stdout with the answers)."""
+    return [line for line in stdout.splitlines() if "class,load" in line]
+
+
+def test_java_runner_told_only_jdk_loads_no_other_provider():
+    spec = _spec("java")
+    jar = spec.command.index("-jar")
+    argv = [*spec.command[:jar], "-verbose:class", *spec.command[jar:]]
+
+    def session(hello: dict, impl: str) -> tuple[dict, list[str]]:
+        lines = [
+            json.dumps({"id": 1, "op": "hello", **hello}),
+            json.dumps({"id": 2, **_compute(impl)}),
+        ]
+        res = subprocess.run(
+            argv, cwd=spec.folder, input="\n".join(lines) + "\n", capture_output=True,
+            text=True, timeout=120, env={**os.environ, **spec.env},
+        )  # fmt: skip
+        answers = [json.loads(x) for x in res.stdout.splitlines() if x.startswith("{")]
+        assert res.returncode == 0 and len(answers) == 2, res.stderr[-2000:]
+        assert answers[1]["result"]["output"] == SHA256_ABC
+        return answers[0]["result"], _java_classes(res.stdout)
+
+    full, classes = session({"brief": True}, "jdk")
+    if "conscrypt" not in [i["library"] for i in full["implementations"]]:
+        pytest.skip("java runner lists no conscrypt here")
+    if not any("org.conscrypt." in c for c in classes):
+        pytest.skip("-verbose:class names no class on this JVM")
+    only, classes = session({"brief": True, "only": ["jdk"]}, "jdk")
+    assert [i["library"] for i in only["implementations"]] == ["jdk"]
+    assert not [c for c in classes if "org.conscrypt." in c]
+    # ACCP's provider class is loaded (not initialised) for the bytecode verifier; none other
+    accp = [c for c in classes if "corretto.crypto.provider." in c]
+    assert not [c for c in accp if "provider.AmazonCorrettoCryptoProvider " not in c]
+    _, classes = session({"brief": True, "only": ["jdk"]}, "conscrypt")  # loaded when asked
+    assert any("org.conscrypt." in c for c in classes)
