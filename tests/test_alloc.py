@@ -25,7 +25,7 @@ from cryptobench.plan.cases import Case
 from cryptobench.report import migration, sections
 from cryptobench.runtimes.protocol import Implementation, Offer, RunnerFailure, check_alloc
 
-from .conftest import QUICK_RUN
+from .conftest import QUICK_RUN, MemoryStore
 
 PY_RUNNER = Path(__file__).resolve().parents[1] / "runners" / "python" / "runner.py"
 SCHEMA = json.loads(
@@ -114,22 +114,11 @@ class AllocRuntime:
         return res
 
 
-class Store:
-    def __init__(self):
-        self.rows = {}
-
-    def put_case(self, run_id, seq, row):
-        self.rows[seq] = row
-
-    def update_run(self, run):
-        pass
-
-
 def _measure(rt: AllocRuntime) -> dict:
     prim = catalog.load().get("sha256")
     impl = Implementation("fake/lib", "fake", "lib", "1", {}, {"sha256": Offer(("digest",))})
     p = Prepared(0, Case(impl, prim, "digest", 64, {}), {"msg": "40"}, "ab" * 32, "fake")
-    store, run = Store(), {"id": "r", "seed": 1, "probes": [], "machine": {}}
+    store, run = MemoryStore(), {"id": "r", "seed": 1, "probes": [], "machine": {}}
     policy = sampling.Policy(budget_s=0.2, jit_warmup_s=0.0)
     Rounds({rt.key: rt}, None, store, run, policy, rounds=2).measure([p])
     return store.rows[0]

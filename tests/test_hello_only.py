@@ -22,6 +22,8 @@ from cryptobench.plan.cases import Case
 from cryptobench.runtimes.discovery import RuntimeSpec, discover
 from cryptobench.runtimes.session import Runtime
 
+from .conftest import MemoryStore
+
 SHA256_ABC = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 
 # A runner hosting libraries "a" and "b" (both sha256 through hashlib): it logs every hello
@@ -84,21 +86,10 @@ def _prepared(rt: Runtime) -> list[Prepared]:
     return out
 
 
-class Store:
-    def __init__(self):
-        self.rows = {}
-
-    def put_case(self, run_id, seq, row):
-        self.rows[seq] = row
-
-    def update_run(self, run):
-        pass
-
-
 def test_each_group_process_is_told_the_one_library_it_serves(fake):
     rt, log = fake
     prepared = _prepared(rt)
-    store = Store()
+    store = MemoryStore()
     run = {"id": "r", "seed": 3, "probes": [], "machine": {}}
     policy = sampling.Policy(budget_s=0.05)
     Rounds({rt.key: rt}, None, store, run, policy, rounds=2).measure(prepared)

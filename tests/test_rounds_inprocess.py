@@ -14,6 +14,8 @@ from cryptobench.measure.rounds import GROUP_WARM_S, Rounds
 from cryptobench.plan.cases import Case
 from cryptobench.runtimes.protocol import Implementation, Offer
 
+from .conftest import MemoryStore
+
 OUT = "ab" * 32
 
 
@@ -40,17 +42,6 @@ class FakeRuntime:
         }
 
 
-class FakeStore:
-    def __init__(self):
-        self.rows = {}
-
-    def put_case(self, run_id, seq, row):
-        self.rows[seq] = row
-
-    def update_run(self, run):
-        pass
-
-
 def _prepared(rid: str, sizes=(16, 64, 1024)) -> list[Prepared]:
     cat = catalog.load()
     prim = cat.get("sha256")
@@ -61,8 +52,8 @@ def _prepared(rid: str, sizes=(16, 64, 1024)) -> list[Prepared]:
     ]
 
 
-def _rounds(rt: FakeRuntime, rounds: int = 2) -> tuple[Rounds, FakeStore]:
-    store = FakeStore()
+def _rounds(rt: FakeRuntime, rounds: int = 2) -> tuple[Rounds, MemoryStore]:
+    store = MemoryStore()
     run = {"id": "r", "seed": 1, "probes": [], "machine": {}}
     policy = sampling.Policy(budget_s=0.2, jit_warmup_s=1.0)
     return Rounds({rt.key: rt}, None, store, run, policy, rounds=rounds), store
