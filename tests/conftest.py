@@ -151,6 +151,19 @@ def runner(request):
     proc.close()
 
 
+def load_script(path: Path, name: str):
+    """The Python script at ``path`` (bench/ and scripts/ are no packages, some files have no
+    .py ending) as module ``name``, registered in sys.modules (its dataclasses look it up)."""
+    import importlib.machinery
+    import importlib.util
+
+    loader = importlib.machinery.SourceFileLoader(name, str(path))
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, loader))
+    sys.modules[name] = module
+    loader.exec_module(module)
+    return module
+
+
 def built(runtime: str) -> bool:
     """Whether this runtime's runner is discovered and built here."""
     spec = next((s for s in discover() if s.runtime_id == runtime), None)

@@ -6,6 +6,7 @@ import ast
 from pathlib import Path
 
 import cryptobench
+from tests.conftest import load_script
 
 SRC = Path(cryptobench.__file__).parent
 
@@ -39,26 +40,9 @@ def import_graph() -> dict[str, set[str]]:
     return graph
 
 
-def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    state: dict[str, int] = {}
-    stack: list[str] = []
-
-    def visit(m: str) -> list[str] | None:
-        state[m] = 1
-        stack.append(m)
-        for n in sorted(graph[m]):
-            if state.get(n) == 1:
-                return stack[stack.index(n) :] + [n]
-            if n not in state and (found := visit(n)):
-                return found
-        stack.pop()
-        state[m] = 2
-        return None
-
-    for m in sorted(graph):
-        if m not in state and (found := visit(m)):
-            return found
-    return None
+# the cycle finder kept beside the runners' graph code (scripts/runner_graph.py): one copy
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "runner_graph.py"
+find_cycle = load_script(SCRIPT, "runner_graph").find_cycle
 
 
 def test_no_import_cycle_in_src():

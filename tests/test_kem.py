@@ -7,7 +7,6 @@ with them (every Wycheproof vector; wrong lengths refused)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from collections import Counter
 from pathlib import Path
@@ -24,7 +23,8 @@ from cryptobench.verify import wycheproof
 from cryptobench.verify import wycheproof_kem as wp_kem
 from cryptobench.verify.checks import VerifyError, expected_len
 from cryptobench.verify.kem import split_encapsulation
-from tests.conftest import cli
+from tests import verifyhelp
+from tests.conftest import built as _built
 from tests.fakes import verified_by_use
 
 CATALOG = catalog_mod.load()
@@ -196,32 +196,21 @@ def test_a_fixed_key_pair_or_encapsulation_is_caught_before_timing(
     verified_by_use.assert_caught_before_timing("ml-kem-768", operation, why)
 
 
-def _built(runtime: str) -> bool:
-    spec = next((s for s in discover() if s.runtime_id == runtime), None)
-    return spec is not None and not spec.skipped
-
-
 RUNTIMES = ("go", "node", "python")
 
 
 @pytest.mark.skipif(not all(_built(r) for r in RUNTIMES), reason="go, node or python not built")
 def test_go_node_python_agree_by_use_and_pass_wycheproof():
-    where = [a for r in RUNTIMES for a in ("--runtime", r)] + ["--family", "kem"]
-    res = cli("verify", *where, "--format", "json", timeout=900)
-    assert res.returncode == 0, res.stderr[-2000:]
-    rows = json.loads(res.stdout)["verification"]
+    where = [*verifyhelp.flags("runtime", RUNTIMES), "--family", "kem"]
+    rows = verifyhelp.verify_rows(*where)
     impls = {r["implementation"] for r in rows if r["primitive"] in SIZES}
     assert {"go/stdlib", "go/circl", "node/noble-pq", "python/cryptography"} <= impls
     assert all(r["status"] == "ok" for r in rows)
-    for r in rows:  # every ML-KEM encapsulation is decapsulated by another runtime's
-        # (the X25519MLKEM768 hybrid has one implementation yet: known answers only)
-        if r["operation"] == "encaps" and r["primitive"] in SIZES:
-            runtime = r["implementation"].split("/")[0]
-            others = [f"{o}/" for o in RUNTIMES if o != runtime]
-            assert any(o in r["detail"] for o in others), r
-    res = cli("verify", "--suite", "wycheproof", *where, "--format", "json", timeout=900)
-    assert res.returncode == 0, res.stderr[-2000:]
-    tallies = {t["implementation"]: t for t in json.loads(res.stdout)["wycheproof"]}
+    # every ML-KEM encapsulation is decapsulated by another runtime's (the X25519MLKEM768
+    # hybrid has one implementation yet: known answers only)
+    mlkem = [r for r in rows if r["primitive"] in SIZES]
+    verifyhelp.assert_checked_by_another_runtime(mlkem, RUNTIMES, "encaps")
+    tallies = verifyhelp.wycheproof_tallies(*where)
     per_set = sum(SUBSET.values())
     full = {"go/circl": 3, "node/noble-pq": 3, "go/stdlib": 2}  # parameter sets offered
     for impl, n in full.items():
@@ -264,24 +253,10 @@ def test_rust_rustcrypto_refuses_wrong_lengths_and_never_errors_on_a_bad_ciphert
 
 @pytest.mark.skipif(not all(_built(r) for r in ("rust", "go")), reason="rust or go not built")
 def test_rust_rustcrypto_agrees_with_go_and_passes_all_wycheproof():
-    prims = [a for p in SIZES for a in ("--primitive", p)]
-    res = cli("verify", "--runtime", "rust", "--runtime", "go", *prims, "--format", "json",
-              timeout=900)  # fmt: skip
-    assert res.returncode == 0, res.stderr[-2000:]
-    rows = [r for r in json.loads(res.stdout)["verification"] if r["primitive"] in SIZES]
-    rust = [r for r in rows if r["implementation"] == "rust/rustcrypto"]
-    ops = {(p, op) for p in SIZES for op in ("keygen", "encaps", "decaps")}
-    assert {(r["primitive"], r["operation"]) for r in rust} == ops
-    assert all(r["status"] == "ok" for r in rows)
-    for r in rust:  # its encapsulations decapsulated by go/circl, go's by it
-        if r["operation"] == "encaps":
-            assert "go/circl" in r["detail"], r
-    circl = [r for r in rows if r["implementation"] == "go/circl" and r["operation"] == "encaps"]
-    assert len(circl) == 3 and all("rust/rustcrypto" in r["detail"] for r in circl)
-    where = ("--impl", "rust/rustcrypto", *prims)
-    res = cli("verify", "--suite", "wycheproof", *where, "--format", "json", timeout=900)
-    assert res.returncode == 0, res.stderr[-2000:]
-    (tally,) = json.loads(res.stdout)["wycheproof"]
+    # its encapsulations decapsulated by go/circl, go's by it
+    tally = verifyhelp.rustcrypto_and_circl_check_each_other(
+        SIZES, ("keygen", "encaps", "decaps"), "encaps"
+    )
     per_set = sum(SUBSET.values())  # it takes encaps' randomness: nothing unsupported
     assert (tally["passed"], tally["unsupported"], tally["failed"]) == (3 * per_set, 0, 0)
 
@@ -295,40 +270,13 @@ JAVA_KEM = {"java/bc", "java@25/bc", "java@25/jdk"}
 )
 def test_java_bc_and_jdk_agree_with_go_and_pass_wycheproof():
     where = ["--runtime", "java", "--runtime", "go", "--family", "kem"]
-    res = cli("verify", *where, "--format", "json", timeout=900)
-    assert res.returncode == 0, res.stderr[-2000:]
-    rows = [r for r in json.loads(res.stdout)["verification"] if r["primitive"] in SIZES]
-    impls = {r["implementation"] for r in rows}
-    assert impls >= JAVA_KEM and "java/jdk" not in impls  # JDK 17 has no ML-KEM (JEP 496: 24+)
+    # JDK 17 has no ML-KEM (JEP 496: 24+); every Java encapsulation is decapsulated by Go's
+    rows, tallies = verifyhelp.java_checked_by_circl(where, SIZES, JAVA_KEM, "encaps")
     assert {
         (r["implementation"], r["primitive"]) for r in rows if r["implementation"] in JAVA_KEM
     } == {(i, p) for i in JAVA_KEM for p in SIZES}
-    assert all(r["status"] == "ok" for r in rows)
-    for r in rows:  # every Java encapsulation is decapsulated by Go's (the JDK takes no seed)
-        if r["operation"] == "encaps" and r["implementation"] in JAVA_KEM:
-            assert "go/circl" in r["detail"], r
-    res = cli("verify", "--suite", "wycheproof", *where, "--format", "json", timeout=900)
-    assert res.returncode == 0, res.stderr[-2000:]
-    tallies = {t["implementation"]: t for t in json.loads(res.stdout)["wycheproof"]}
     per_set = sum(SUBSET.values())  # seeds, m and the modulus check all reach BC and the JDK
-    for impl in JAVA_KEM:
-        got = tallies[impl]
-        assert (got["passed"], got["unsupported"], got["failed"]) == (3 * per_set, 0, 0), impl
-
-
-def _java_answers(runtime: str, impl: str, requests: list[tuple[str, str, dict]]) -> list[dict]:
-    """The answers of one fresh runner of `runtime` to compute requests (primitive, op, inputs)."""
-    spec = next(s for s in discover() if s.runtime_id == runtime)
-    lines = [
-        json.dumps({"id": i, "op": "compute", "impl": impl, "primitive": p, "operation": op,
-                    "inputs": inputs, "params": {}})
-        for i, (p, op, inputs) in enumerate(requests, 1)
-    ]  # fmt: skip
-    res = subprocess.run(
-        spec.command, cwd=spec.folder, input="\n".join(lines) + "\n", capture_output=True,
-        text=True, timeout=120, env={**os.environ, **spec.env},
-    )  # fmt: skip
-    return [json.loads(line) for line in res.stdout.splitlines() if line.strip()]
+    verifyhelp.assert_every_case_passed(tallies, JAVA_KEM, 3 * per_set)
 
 
 # wrong lengths of every kem input (the ML-KEM-768 expanded decapsulation key is 2400 bytes),
@@ -348,10 +296,7 @@ WRONG_KEM = [
     ("runtime", "impl"), [("java", "bc"), ("java@25", "bc"), ("java@25", "jdk")]
 )
 def test_java_rows_refuse_wrong_lengths_as_invalid_params(runtime, impl):
-    if not _built(runtime):
-        pytest.skip(f"{runtime} not built")
-    answers = _java_answers(runtime, impl, [("ml-kem-768", op, i) for op, i in WRONG_KEM])
-    assert [a["error"]["kind"] for a in answers] == ["invalid_params"] * len(WRONG_KEM), answers
+    verifyhelp.assert_wrong_lengths_refused(runtime, impl, "ml-kem-768", WRONG_KEM)
 
 
 @pytest.mark.skipif(not _built("java"), reason="java not built")
@@ -371,18 +316,13 @@ def test_java17_does_not_offer_jdk_ml_kem_and_says_why():
 def test_rust_aws_lc_rs_encapsulates_only_and_refuses_invalid_keys():
     # aws-lc-rs 1.19 keeps decapsulation keys in the expanded form only, with no seeded keygen
     # and no given m: encaps is its one operation (docs/runners/rust.md, "Post-quantum")
-    prims = [a for p in SIZES for a in ("--primitive", p)]
-    where = ("--impl", "rust/aws-lc-rs", *prims)
-    res = cli("verify", *where, "--format", "json", timeout=900)
-    assert res.returncode == 0, res.stderr[-2000:]
-    rows = json.loads(res.stdout)["verification"]
+    where = ("--impl", "rust/aws-lc-rs", *verifyhelp.flags("primitive", SIZES))
+    rows = verifyhelp.verify_rows(*where)
     assert all(r["status"] == "ok" for r in rows)  # the Wycheproof sample's row too
     rows = [r for r in rows if r["primitive"] in SIZES]
     assert {(r["primitive"], r["operation"]) for r in rows} == {(p, "encaps") for p in SIZES}
     assert all("decapsulated by" in r["detail"] for r in rows)
-    res = cli("verify", "--suite", "wycheproof", *where, "--format", "json", timeout=900)
-    assert res.returncode == 0, res.stderr[-2000:]
-    (tally,) = json.loads(res.stdout)["wycheproof"]
+    (tally,) = verifyhelp.wycheproof_tallies(*where).values()
     refused = 3 * SUBSET[("kem-encaps", "invalid")]  # the invalid keys: sent without m
     assert (tally["passed"], tally["failed"]) == (refused, 0)
     assert tally["unsupported"] == 3 * sum(SUBSET.values()) - refused

@@ -5,7 +5,6 @@ with them, every Wycheproof vector passed (its signing takes the randomness)."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 import pytest
@@ -14,8 +13,8 @@ from cryptobench.catalog import keys
 from cryptobench.catalog import primitives as catalog_mod
 from cryptobench.verify import wycheproof
 from cryptobench.verify import wycheproof_mldsa as wp_mldsa
+from tests import verifyhelp
 from tests.conftest import built as _built
-from tests.conftest import cli, compute_errors
 
 CATALOG = catalog_mod.load()
 # FIPS 204 Table 2: (public key, signature) bytes; the private key is the 32-byte seed ξ
@@ -101,21 +100,14 @@ RUNTIMES = ("go", "node", "python")
 
 @pytest.mark.skipif(not all(_built(r) for r in RUNTIMES), reason="go, node or python not built")
 def test_go_node_python_verify_each_other_and_pass_wycheproof():
-    prims = [a for p in SIZES for a in ("--primitive", p)]
-    where = [a for r in RUNTIMES for a in ("--runtime", r)] + prims
-    res = cli("verify", *where, "--format", "json", timeout=900)
-    assert res.returncode == 0, res.stderr[-2000:]
-    rows = json.loads(res.stdout)["verification"]
+    where = verifyhelp.flags("runtime", RUNTIMES) + verifyhelp.flags("primitive", SIZES)
+    rows = verifyhelp.verify_rows(*where)
     impls = {r["implementation"] for r in rows if r["primitive"] in SIZES}
     assert {"go/circl", "node/noble-pq", "python/cryptography"} <= impls
     assert all(r["status"] == "ok" for r in rows)
-    for r in rows:  # every signature is verified by an implementation of another runtime
-        if r["operation"] == "sign":
-            runtime = r["implementation"].split("/")[0]
-            assert any(f"{o}/" in r["detail"] for o in RUNTIMES if o != runtime), r
-    res = cli("verify", "--suite", "wycheproof", *where, "--format", "json", timeout=900)
-    assert res.returncode == 0, res.stderr[-2000:]
-    tallies = {t["implementation"]: t for t in json.loads(res.stdout)["wycheproof"]}
+    # every signature is verified by an implementation of another runtime
+    verifyhelp.assert_checked_by_another_runtime(rows, RUNTIMES, "sign")
+    tallies = verifyhelp.wycheproof_tallies(*where)
     run = sum(n for want in STORED.values() for n in want.values())
     assert (tallies["node/noble-pq"]["passed"], tallies["node/noble-pq"]["failed"]) == (run, 0)
     cases = wycheproof.load()
@@ -137,24 +129,10 @@ def test_go_node_python_verify_each_other_and_pass_wycheproof():
 
 @pytest.mark.skipif(not all(_built(r) for r in ("rust", "go")), reason="rust or go not built")
 def test_rust_rustcrypto_verifies_with_the_others_and_passes_all_wycheproof():
-    prims = [a for p in SIZES for a in ("--primitive", p)]
-    res = cli("verify", "--runtime", "rust", "--runtime", "go", *prims, "--format", "json",
-              timeout=900)  # fmt: skip
-    assert res.returncode == 0, res.stderr[-2000:]
-    rows = [r for r in json.loads(res.stdout)["verification"] if r["primitive"] in SIZES]
-    rust = [r for r in rows if r["implementation"] == "rust/rustcrypto"]
-    ops = {(p, op) for p in SIZES for op in ("keygen", "sign", "verify")}
-    assert {(r["primitive"], r["operation"]) for r in rust} == ops
-    assert all(r["status"] == "ok" for r in rows)
-    for r in rust:  # its signatures verified by go/circl; circl's verified by it
-        if r["operation"] == "sign":
-            assert "go/circl" in r["detail"], r
-    circl = [r for r in rows if r["implementation"] == "go/circl" and r["operation"] == "sign"]
-    assert len(circl) == 3 and all("rust/rustcrypto" in r["detail"] for r in circl)
-    where = ("--impl", "rust/rustcrypto", *prims)
-    res = cli("verify", "--suite", "wycheproof", *where, "--format", "json", timeout=900)
-    assert res.returncode == 0, res.stderr[-2000:]
-    (tally,) = json.loads(res.stdout)["wycheproof"]
+    # its signatures verified by go/circl; circl's verified by it
+    tally = verifyhelp.rustcrypto_and_circl_check_each_other(
+        SIZES, ("keygen", "sign", "verify"), "sign"
+    )
     run = sum(n for want in STORED.values() for n in want.values())
     assert (tally["passed"], tally["unsupported"], tally["failed"]) == (run, 0, 0)
 
@@ -166,24 +144,11 @@ JAVA_MLDSA = {"java/bc", "java@25/bc", "java@25/jdk"}
     not all(_built(r) for r in ("java", "java@25", "go")), reason="java, java@25 or go not built"
 )
 def test_java_bc_and_jdk_verify_with_go_and_pass_wycheproof():
-    prims = [a for p in SIZES for a in ("--primitive", p)]
-    where = ["--runtime", "java", "--runtime", "go", *prims]
-    res = cli("verify", *where, "--format", "json", timeout=900)
-    assert res.returncode == 0, res.stderr[-2000:]
-    rows = [r for r in json.loads(res.stdout)["verification"] if r["primitive"] in SIZES]
-    impls = {r["implementation"] for r in rows}
-    assert impls >= JAVA_MLDSA and "java/jdk" not in impls  # JDK 17 has no ML-DSA (JEP 497: 24+)
-    assert all(r["status"] == "ok" for r in rows)
-    for r in rows:  # every Java signature verified by circl (the JDK takes no seed)
-        if r["operation"] == "sign" and r["implementation"] in JAVA_MLDSA:
-            assert "go/circl" in r["detail"], r
-    res = cli("verify", "--suite", "wycheproof", *where, "--format", "json", timeout=900)
-    assert res.returncode == 0, res.stderr[-2000:]
-    tallies = {t["implementation"]: t for t in json.loads(res.stdout)["wycheproof"]}
+    where = ["--runtime", "java", "--runtime", "go", *verifyhelp.flags("primitive", SIZES)]
+    # JDK 17 has no ML-DSA (JEP 497: 24+); every Java signature verified by circl
+    _, tallies = verifyhelp.java_checked_by_circl(where, SIZES, JAVA_MLDSA, "sign")
     run = sum(n for want in STORED.values() for n in want.values())  # rnd reaches both
-    for impl in JAVA_MLDSA:
-        got = tallies[impl]
-        assert (got["passed"], got["unsupported"], got["failed"]) == (run, 0, 0), impl
+    verifyhelp.assert_every_case_passed(tallies, JAVA_MLDSA, run)
 
 
 # wrong lengths of every ML-DSA-65 input (the expanded private key is 4032 bytes)
@@ -199,7 +164,4 @@ WRONG_MLDSA = [
     ("runtime", "impl"), [("java", "bc"), ("java@25", "bc"), ("java@25", "jdk")]
 )
 def test_java_rows_refuse_wrong_lengths_as_invalid_params(runtime, impl):
-    if not _built(runtime):
-        pytest.skip(f"{runtime} not built")
-    kinds = compute_errors(runtime, impl, "ml-dsa-65", WRONG_MLDSA)
-    assert kinds == ["invalid_params"] * len(WRONG_MLDSA), kinds
+    verifyhelp.assert_wrong_lengths_refused(runtime, impl, "ml-dsa-65", WRONG_MLDSA)

@@ -5,7 +5,6 @@ runner, tests/fakes/fake_pubkey_runner.py), and python and go agree across imple
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
@@ -14,11 +13,11 @@ import pytest
 from cryptobench.catalog import keys
 from cryptobench.catalog import primitives as catalog_mod
 from cryptobench.plan import cases as plan
-from cryptobench.runtimes.discovery import discover
 from cryptobench.verify import wycheproof
 from cryptobench.verify.checks import VerifyError
 from cryptobench.verify.pubkey import der_length, flipped, split_pair
-from tests.conftest import cli
+from tests import verifyhelp
+from tests.conftest import built as _built
 from tests.fakes import verified_by_use
 
 CATALOG = catalog_mod.load()
@@ -147,27 +146,15 @@ def test_a_fixed_key_pair_or_signature_is_caught_before_timing(
     verified_by_use.assert_caught_before_timing("ecdsa-p256-sha256", operation, why)
 
 
-def _built(runtime: str) -> bool:
-    spec = next((s for s in discover() if s.runtime_id == runtime), None)
-    return spec is not None and not spec.skipped
-
-
 @pytest.mark.skipif(not (_built("python") and _built("go")), reason="python or go not built")
 def test_python_and_go_agree_by_use_and_pass_wycheproof():
-    prims = [a for p in (*KEX, *SIGNATURES) for a in ("--primitive", p)]
-    where = ("--runtime", "python", "--runtime", "go", *prims, "--format", "json")
-    res = cli("verify", *where, timeout=900)
-    assert res.returncode == 0, res.stderr[-2000:]
-    rows = json.loads(res.stdout)["verification"]
+    prims = verifyhelp.flags("primitive", (*KEX, *SIGNATURES))
+    where = ("--runtime", "python", "--runtime", "go", *prims)
+    rows = verifyhelp.verify_rows(*where)
     assert rows and all(r["status"] == "ok" for r in rows)
     # every go signature is verified by a python implementation, and the other way round
-    for r in rows:
-        if r["operation"] == "sign":
-            other = "python/" if r["implementation"].startswith("go/") else "go/"
-            assert other in r["detail"], r
-    res = cli("verify", "--suite", "wycheproof", *where, timeout=900)
-    assert res.returncode == 0, res.stderr[-2000:]
-    tallies = {t["implementation"]: t for t in json.loads(res.stdout)["wycheproof"]}
+    verifyhelp.assert_checked_by_another_runtime(rows, ("python", "go"), "sign")
+    tallies = verifyhelp.wycheproof_tallies(*where)
     expected = sum(sum(WYCHEPROOF_COUNTS[p]) for p in (*KEX, *SIGNATURES))
     for impl in ("python/cryptography", "go/stdlib"):
         assert tallies[impl]["failed"] == 0 and tallies[impl]["passed"] == expected

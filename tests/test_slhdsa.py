@@ -5,7 +5,6 @@ passed, wrong-length inputs refused as invalid_params."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 import pytest
@@ -15,8 +14,8 @@ from cryptobench.catalog import primitives as catalog_mod
 from cryptobench.measure import sampling
 from cryptobench.verify import acvp_slhdsa as acvp
 from cryptobench.verify import wycheproof
+from tests import verifyhelp
 from tests.conftest import built as _built
-from tests.conftest import cli, compute_errors
 
 CATALOG = catalog_mod.load()
 # FIPS 205 Table 2: signature bytes; public key 2n = 32, private key (seed form) 3n = 48
@@ -32,7 +31,7 @@ STORED = {
 }  # fmt: skip
 IMPLS = {"go/circl", "node/noble-pq", "rust/rustcrypto"}
 RUNTIMES = ("go", "node", "rust")
-PRIMS = [a for p in SIZES for a in ("--primitive", p)]
+PRIMS = verifyhelp.flags("primitive", SIZES)
 
 
 def test_catalog_entries_sizes_and_benchmark_keys():
@@ -124,24 +123,16 @@ def test_keygen_and_sigver_cases():
 
 @pytest.mark.skipif(not all(_built(r) for r in RUNTIMES), reason="go, node or rust not built")
 def test_go_node_rust_verify_each_other_and_pass_every_acvp_case():
-    where = [a for r in RUNTIMES for a in ("--runtime", r)] + PRIMS
-    res = cli("verify", *where, "--format", "json", timeout=1800)
-    assert res.returncode == 0, res.stderr[-2000:]
-    rows = [r for r in json.loads(res.stdout)["verification"] if r["primitive"] in SIZES]
+    where = verifyhelp.flags("runtime", RUNTIMES) + PRIMS
+    rows = [r for r in verifyhelp.verify_rows(*where, timeout=1800) if r["primitive"] in SIZES]
     # --runtime rust also selects rust@native (the same crate, built for this CPU) where built
     assert {r["implementation"] for r in rows if "@" not in r["implementation"]} == IMPLS
     assert all(r["status"] == "ok" for r in rows)
-    for r in rows:  # every signature is verified by an implementation of another runtime
-        if r["operation"] == "sign":
-            runtime = r["implementation"].split("/")[0]
-            assert any(f"{o}/" in r["detail"] for o in RUNTIMES if o != runtime), r
-    res = cli("verify", "--suite", "wycheproof", *where, "--format", "json", timeout=1800)
-    assert res.returncode == 0, res.stderr[-2000:]
-    tallies = {t["implementation"]: t for t in json.loads(res.stdout)["wycheproof"]}
+    # every signature is verified by an implementation of another runtime
+    verifyhelp.assert_checked_by_another_runtime(rows, RUNTIMES, "sign")
+    tallies = verifyhelp.wycheproof_tallies(*where, timeout=1800)
     run = sum(n for want in STORED.values() for n in want.values())
-    for impl in IMPLS:
-        got = tallies[impl]
-        assert (got["passed"], got["unsupported"], got["failed"]) == (run, 0, 0), got
+    verifyhelp.assert_every_case_passed(tallies, IMPLS, run)
 
 
 # wrong lengths of every SLH-DSA-SHA2-128f input (the 64-byte FIPS 205 private key included)
@@ -157,7 +148,4 @@ WRONG = [
     ("runtime", "impl"), [("go", "circl"), ("node", "noble-pq"), ("rust", "rustcrypto")]
 )
 def test_rows_refuse_wrong_lengths_as_invalid_params(runtime, impl):
-    if not _built(runtime):
-        pytest.skip(f"{runtime} not built")
-    kinds = compute_errors(runtime, impl, "slh-dsa-sha2-128f", WRONG)
-    assert kinds == ["invalid_params"] * len(WRONG), kinds
+    verifyhelp.assert_wrong_lengths_refused(runtime, impl, "slh-dsa-sha2-128f", WRONG)

@@ -5,13 +5,12 @@ them), so neither side builds another release of the code it times. Nothing is t
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "bench" / "vs-criterion"
@@ -19,11 +18,7 @@ SCRIPT = ROOT / "bench" / "vs-criterion"
 
 @pytest.fixture(scope="module")
 def vscrit():
-    loader = importlib.machinery.SourceFileLoader("bench_vs_criterion", str(SCRIPT))
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
-    sys.modules[loader.name] = module
-    loader.exec_module(module)
-    return module
+    return load_script(SCRIPT, "bench_vs_criterion")
 
 
 TIMED = ("ring", "aes-gcm", "ml-kem")  # the crates benches/fidelity.rs calls

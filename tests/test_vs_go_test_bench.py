@@ -4,12 +4,11 @@ cryptobench's rows, and an ML-KEM row is only taken with the fresh_context it is
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import load_script
 
 SCRIPT = Path(__file__).resolve().parents[1] / "bench" / "vs-go-test-bench"
 
@@ -31,11 +30,7 @@ PASS
 
 @pytest.fixture(scope="module")
 def vsgo():
-    loader = importlib.machinery.SourceFileLoader("bench_vs_go_test_bench", str(SCRIPT))
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
-    sys.modules[loader.name] = module
-    loader.exec_module(module)
-    return module
+    return load_script(SCRIPT, "bench_vs_go_test_bench")
 
 
 def test_go_test_lines_give_the_median_of_the_counts_per_case(vsgo):

@@ -79,7 +79,7 @@ def verify(
     implementation: never timed) is not a failure unless --strict."""
     from ..run.lock import RunLock
     from ..verify import vectors as vectors_mod
-    from ..verify.cache import Cache
+    from ..verify.cache import Cache, Fingerprints
     from ..verify.verifier import Verifier
     from . import listing
 
@@ -96,10 +96,12 @@ def verify(
         if suite == "wycheproof":
             wycheproof_suite(verifier, cat, live, runtimes, impls, primitives, fmt)
         try:
+            fps = Fingerprints.of(live)  # once: the matrix and the sample both key the cache by it
             rows = listing.verify_matrix(
-                verifier, cat, live, runtimes, impls, primitives, err, cache
+                verifier, cat, live, runtimes, impls, primitives, err, cache, fps
             )
-            rows += wycheproof_sample(verifier, cat, live, (runtimes, impls, primitives), cache)
+            filters = (runtimes, impls, primitives)
+            rows += wycheproof_sample(verifier, cat, live, filters, cache, fps)
         finally:
             for rt in live:
                 rt.stop()
@@ -144,17 +146,17 @@ def wycheproof_suite(verifier, cat, live, runtimes, impls, primitives, fmt):
     sys.exit(1 if any(not t.ok for t in tallies) else 0)
 
 
-def wycheproof_sample(verifier, cat, live, filters, cache) -> list[dict]:
+def wycheproof_sample(verifier, cat, live, filters, cache, fps) -> list[dict]:
     """A fixed, seeded sample of Wycheproof's vectors: rows of the verify matrix, one worker
-    per runtime, an implementation that passed with nothing changed taken from ``cache``."""
+    per runtime, an implementation that passed with nothing changed (``fps``: the live
+    implementations' fingerprints) taken from ``cache``."""
     from concurrent.futures import ThreadPoolExecutor
 
     from ..report import wycheproof as wycheproof_report
     from ..verify import wycheproof
-    from ..verify.cache import Fingerprints
 
     chosen, cases = wycheproof.selected(live, *filters)
-    sampled, fps = wycheproof.sample(cases), Fingerprints.of(live)
+    sampled = wycheproof.sample(cases)
     by_runtime: dict[str, list] = {}
     for impl in chosen:
         by_runtime.setdefault(impl.runtime_id, []).append(impl)

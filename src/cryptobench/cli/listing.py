@@ -114,13 +114,13 @@ def render_presets(cat: Catalog, live: list[Runtime], rounds: int = ROUNDS) -> s
 
 
 def verify_matrix(
-    verifier, cat: Catalog, live: list[Runtime], runtimes, impl_ids, primitives, console, cache
+    verifier, cat: Catalog, live: list[Runtime], runtimes, impl_ids, primitives, console, cache, fps
 ) -> list[dict]:
     """Known answers for every offered (implementation, primitive, operation), then agreement
     on random inputs at several sizes: every runtime at once (one worker each), rows an
-    earlier call verified with nothing changed taken from ``cache`` (verify/cache.py)."""
+    earlier call verified with nothing changed taken from ``cache`` (verify/cache.py), keyed
+    by ``fps``, the fingerprints of ``live`` (Fingerprints.of)."""
     chosen = [rt for rt in live if not runtimes or any(runtime_matches(rt.id, r) for r in runtimes)]
-    fps = Fingerprints.of(live)
 
     def one_runtime(rt: Runtime) -> list[dict]:
         rows = []
