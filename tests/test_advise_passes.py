@@ -184,3 +184,20 @@ def test_an_answer_from_the_store_starts_no_runner_and_imports_no_measuring_stac
     assert "cryptobench.advise.rank" in mods  # it did answer
     heavy = {"scipy.stats", "cryptobench.measure.rounds", "cryptobench.runtimes.session"}
     assert not heavy & mods, heavy & mods
+
+
+def test_the_plan_counts_the_noop_the_run_measures_beside_fast_cases(cat):
+    """The pipeline measures each runtime's noop beside fast cases (measure/case.noop_cases):
+    a process per round of its own, so the plan's estimate counts it as the run's does."""
+    from cryptobench.measure.case import noop_cases
+    from cryptobench.measure.rounds import estimate
+
+    d = doc()
+    keys = advise_missing.needed(d, cat, policy.load(cat), "checksum", 5000, [])
+    plan = _plan(cat, keys)
+    cases = passes.cases_of(d, keys, cat)
+    noops = noop_cases(cases)
+    assert {c.impl.runtime_id for c in noops} == {c.impl.runtime_id for c in cases}
+    args = (1.0, 3, set(), plan.here.starts, 3, set(), {})
+    assert plan.seconds(cat, keys, 1.0, 3) == pytest.approx(estimate(cases + noops, *args))
+    assert plan.seconds(cat, keys, 1.0, 3) > estimate(cases, *args)

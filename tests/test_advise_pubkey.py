@@ -5,11 +5,11 @@ use added per round, only one security level compared, and the catalog's dated t
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import pytest
 
+from cryptobench import stats
 from cryptobench.advise import oneuse
 from cryptobench.advise import rank as advise
 from cryptobench.catalog import policy
@@ -19,6 +19,7 @@ from tests.conftest import cli
 
 FIXTURE = Path(__file__).parent / "fixtures" / "advise-pubkey-run.json"
 DAY = "2026-11-25"
+EDGES = ("ci_low_ns", "ci_high_ns")
 
 
 @pytest.fixture(scope="module")
@@ -91,9 +92,11 @@ def test_one_use_adds_rounds_not_intervals():
     both = oneuse.combined([keygen, agree], ("keygen", "agree"))
     for r, k, g in zip(both["rounds"], keygen["rounds"], agree["rounds"], strict=True):
         assert r["median_ns"] == pytest.approx(k["median_ns"] + g["median_ns"])
-        halves = [x["median_ns"] - x["ci_low_ns"] for x in (k, g)]
-        assert r["median_ns"] - r["ci_low_ns"] == pytest.approx(math.hypot(*halves))
-        assert r["median_ns"] - r["ci_low_ns"] < sum(halves)
+        # the one sum of a use's round (stats.round_sum, as the handshake's): variances add
+        want = stats.round_sum(*([x[f] for x in (k, g)] for f in ("median_ns", *EDGES)))
+        assert (r["median_ns"], *(r[f] for f in EDGES)) == pytest.approx(want)
+        widths = [x["ci_high_ns"] - x["ci_low_ns"] for x in (k, g)]
+        assert r["ci_high_ns"] - r["ci_low_ns"] < sum(widths)  # intervals are not added
 
 
 def test_margin_without_two_common_rounds_is_not_comparable():

@@ -1,8 +1,10 @@
-"""How `calibrate` and the rounds plan their time (calibrate/budget.py, measure/rounds.estimate):
-the estimate against the sampler's own arithmetic (a fake bench on a fake clock: nothing is
-timed), the splitter on fixed inputs, and the command on the fake KDF runner
-(tests/fakes/fake_kdf_runner.py): every implementation searched before any rounds, and a
-budget too small said per implementation."""
+"""How `calibrate` plans its time (calibrate/budget.py, calibrate/answer.py): a first answer
+(search and round 1, the probe at the chosen value) and the later rounds (one process without a
+JIT, a fresh one per round with) against the plan's arithmetic, on a fake runner with a fake
+clock (nothing is timed); the estimate on fixed inputs; answer-first ordering and what a budget
+that runs out says; and the command on the fake KDF runner (tests/fakes/fake_kdf_runner.py):
+every implementation answered before any later round, a budget too small said per
+implementation."""
 
 from __future__ import annotations
 
@@ -10,132 +12,139 @@ import json
 
 import pytest
 
-from cryptobench.calibrate import budget
+from cryptobench.calibrate import answer, budget
+from cryptobench.calibrate.search import Search, Searcher
+from cryptobench.catalog import policy
 from cryptobench.catalog import primitives as catalog
-from cryptobench.measure import rounds, sampling
-from cryptobench.plan.cases import Case
-from cryptobench.runtimes.protocol import Implementation, Offer
+from cryptobench.measure import rounds
+from cryptobench.runtimes.protocol import Implementation
 from tests.conftest import cli
 from tests.test_answers import kdf_runner  # noqa: F401 (the fixture)
+from tests.test_calibrate_search import FakePrepared
 
 CALL_S = 0.25
 
 
-class FakeRunner:
-    """A bench that costs ``call_s`` per call, the untimed one of each request included, on
-    a fake clock."""
+class Clocked:
+    """A runner on a fake clock, ``law(value)`` seconds a call: a probe's verification costs
+    VERIFY_CALLS calls, every bench request its untimed call besides its timed ones, a fresh
+    process ``start_s``; each request and process start is logged."""
 
-    def __init__(self, call_s: float):
-        self.call_s, self.now, self.requests = call_s, 0.0, 0
+    def __init__(self, law, start_s: float = 0.0):
+        self.law, self.start_s, self.now, self.log = law, start_s, 0.0, []
 
     def clock(self) -> float:
         return self.now
 
-    def bench(self, iterations: int, batches: int, timeout: float) -> list[dict]:
-        self.requests += 1
-        self.now += (iterations * batches + 1) * self.call_s
-        return [{"iterations": iterations, "ns": int(self.call_s * 1e9) * iterations}] * batches
+    def prepare(self, s, value):
+        self.now += budget.VERIFY_CALLS * self.law(value)
+        return FakePrepared(value)
+
+    def bench_at(self, value):
+        def bench(iterations: int, batches: int, timeout: float) -> list[dict]:
+            self.log.append(("bench", value, batches))
+            call = self.law(value)
+            self.now += (iterations * batches + 1) * call
+            return [{"iterations": iterations, "ns": call * 1e9 * iterations}] * batches
+
+        return bench
+
+    def fresh(self) -> None:
+        self.log.append(("start",))
+        self.now += self.start_s
 
 
-def argon2_case() -> Case:
+def pbkdf2_searcher(fake: Clocked) -> Searcher:
     cat = catalog.load()
-    prim = cat.get("argon2id")
-    impl = Implementation("x/y", "x", "y", "1", {}, {"argon2id": Offer(("verify",))})
-    return Case(impl, prim, "verify", 8, cat.resolve_params(prim, {}, "verify"))
-
-
-@pytest.mark.parametrize("known", [True, False])
-@pytest.mark.parametrize("n_rounds", [3, 5])
-@pytest.mark.parametrize("call_s", [CALL_S, 0.005])  # 5 ms: below SLOW_OP_NS, calibrated
-def test_a_slow_round_takes_what_the_estimate_says(known, n_rounds, call_s):
-    fake = FakeRunner(call_s)
-    floor = budget.slow_floor(n_rounds)
-    whole = sampling.Policy(budget_s=0.0, slow_min_samples=floor)
-    policy = sampling.for_rounds(whole, n_rounds)
-    m = sampling.measure(
-        fake.bench,
-        policy,
-        True,
+    spec = policy.load(cat).search("pbkdf2-sha256")
+    return Searcher(
+        spec,
+        cat.get("pbkdf2-sha256"),
+        CALL_S * 1e9,
+        None,
+        fake.prepare,
+        lambda p: fake.bench_at(p.value),
         clock=fake.clock,
-        expected_ns=call_s * 1e9 if known else None,
     )
-    assert len(m.samples) == budget.MIN_PER_ROUND
-    planned = rounds.case_round_s(argon2_case(), 0.0, n_rounds, call_s if known else None, floor)
-    if not known:  # the estimate's prior, not this call's duration
-        planned *= call_s / rounds.SLOW_CALL_S
-    assert fake.now == pytest.approx(planned)
-    at_once = known and call_s * 1e9 >= sampling.SLOW_OP_NS
-    assert fake.requests == (1 if at_once else 2 + budget.MIN_PER_ROUND)
 
 
-def test_the_estimate_adds_a_process_start_per_round_and_the_drift_probe():
-    case = argon2_case()
-    starts = {"x": 0.4}
-    got = budget.rounds_s(case, CALL_S, 3, starts)
-    one_round = rounds.case_round_s(case, budget.MIN_PER_ROUND * CALL_S, 3, CALL_S, 9)
-    assert got == pytest.approx(3 * (0.4 + one_round) + 3 * rounds.PROBE_S)
-    assert one_round == pytest.approx((budget.MIN_PER_ROUND + 1) * CALL_S)
+def law(iterations: int) -> float:
+    """The policy's start (10 000) at a quarter of the target, 40 000 on it."""
+    return CALL_S * iterations / 40_000
+
+
+def test_a_first_answer_takes_what_the_plan_says_and_its_probe_is_round_1():
+    fake = Clocked(law)
+    s = Search(Implementation("x/y", "x", "y", "1", {}, {}), "verify")
+    pbkdf2_searcher(fake).run(s, share_s=budget.first_s(CALL_S, 0.0, CALL_S / 4))
+    assert [p["value"] for p in s.probes] == [10_000, 40_000]
+    assert fake.now == pytest.approx(
+        budget.first_s(CALL_S, 0.0, CALL_S / 4)
+    )  # the plan's arithmetic
+    first = answer.from_probe(s, 40_000)  # the probe at the chosen value is round 1 …
+    assert first["round"] == 1 and first["n_samples"] == budget.MIN_PER_ROUND
+    assert first["median_ns"] == pytest.approx(CALL_S * 1e9)
+    assert first["samples"] == [{**x, "round": 1} for x in s.samples[40_000]]
+    assert answer.from_probe(s, 10_000) is None  # … not the short one (too few calls)
+
+
+@pytest.mark.parametrize("jit", [False, True])
+@pytest.mark.parametrize("n", [1, 2, 4])
+def test_later_rounds_take_what_the_plan_says(jit, n):
+    fake = Clocked(lambda v: CALL_S, start_s=0.3)
+    got = answer.measure(fake.bench_at(1), fake.fresh, 2, n, CALL_S * 1e9, jit)
+    assert fake.now == pytest.approx(budget.rounds_s(n, CALL_S, 0.3, jit))
+    assert [r["round"] for r in got] == list(range(2, 2 + n))
+    assert all(r["n_samples"] == budget.MIN_PER_ROUND for r in got)
+    starts = [x for x in fake.log if x[0] == "start"]
+    if jit:  # a fresh process per round, its first timed call warm-up
+        assert len(starts) == n and all(r["warmup_batches"] == budget.JIT_DROP for r in got)
+    else:  # one fresh process, one request split into rounds
+        assert len(starts) == 1 and [x for x in fake.log if x[0] == "bench"] == [
+            ("bench", 1, n * budget.MIN_PER_ROUND)
+        ]
+
+
+def test_the_estimate_is_the_plans_arithmetic():
+    starts = {"c": 0.01, "java": 0.4}
+    plan = budget.Plan(60.0, CALL_S, 3, starts, jit={"java"})
+    items = [("c/a", "c"), ("java/b", "java"), ("c/c", "c")]
+    got = plan.schedule(items, 60.0)
+    firsts = 2 * budget.first_s(CALL_S, 0.01, CALL_S / 4) + budget.first_s(CALL_S, 0.4, CALL_S / 4)
+    later = 2 * budget.rounds_s(2, CALL_S, 0.01, False) + budget.rounds_s(2, CALL_S, 0.4, True)
+    assert got.first == ["c/a", "java/b", "c/c"]
+    assert got.refined == ["c/a", "c/c", "java/b"]  # cheapest first: the JIT's rounds cost more
+    assert got.seconds == pytest.approx(firsts + later + budget.DRIFT_PROBES * rounds.PROBE_S)
+    # by hand: a first answer at 250 ms is the short probe (5 calls of 62.5 ms) and the probe
+    # at the target (6 calls); two more rounds in one process are 1 + 6 calls
+    assert budget.first_s(CALL_S, 0.0, CALL_S / 4) == pytest.approx(5 * CALL_S / 4 + 6 * CALL_S)
+    assert budget.rounds_s(2, CALL_S, 0.0, False) == pytest.approx(7 * CALL_S)
+    assert budget.rounds_s(2, CALL_S, 0.0, True) == pytest.approx(10 * CALL_S)
+
+
+@pytest.mark.parametrize("n", [25, 40])  # all answered, some refined; not all answered
+def test_every_first_answer_comes_before_any_later_round(n):
+    plan = budget.Plan(60.0, CALL_S, 3, {"c": 0.01})
+    items = [(f"c/i{i}", "c") for i in range(n)]
+    got = plan.schedule(items, 60.0)
+    free = 60.0 - plan.kept_s()
+    n_first = min(n, int(free // plan.first("c")))
+    assert got.first == [f"c/i{i}" for i in range(n_first)]  # first answers, in order
+    left = free - n_first * plan.first("c")
+    assert len(got.refined) == int(left // plan.later("c", CALL_S))  # only what is left over
+    assert got.seconds <= 60.0 - budget.MARGIN * 60.0
+    texts = [u.text() for u in got.unanswered]
+    assert sum(t.startswith("no answer within the time budget") for t in texts) == n - n_first
+    fewer = [t for t in texts if t.startswith("1 round, not more")]
+    assert len(fewer) == n_first - len(got.refined)
+    assert all("rounds 2–3 would need about" in t for t in fewer)
 
 
 def test_the_splitter_takes_what_fits_in_order_and_names_the_rest():
     taken, rest = budget.fit([("a", 2.0), ("b", 5.0), ("c", 1.0), ("d", 1.5)], 4.0)
     assert taken == ["a", "c"]
     assert [(u.impl, u.need_s) for u in rest] == [("b", 5.0), ("d", 1.5)]
-    assert "its rounds would need about 5.0 s more" in rest[0].text()
-
-
-def test_a_search_is_planned_from_the_target():
-    # start, a first probe of two calls at a quarter of the target (the policy's start steers),
-    # and two of three at the target, each with its verification and the untimed call
-    got = budget.search_s(0.25, 0.5)
-    assert got == pytest.approx(0.5 + (2 + 1 + 2) * 0.25 / 4 + 2 * (2 + 1 + 3) * 0.25)
-
-
-def impl_case(impl_id: str) -> Case:
-    case = argon2_case()
-    rid = impl_id.split("/")[0]
-    impl = Implementation(impl_id, rid, impl_id.split("/")[1], "1", {}, case.impl.primitives)
-    return Case(impl, case.prim, case.operation, case.size, case.params)
-
-
-def test_the_plan_reserves_each_admitted_implementations_rounds():
-    plan = budget.Plan(60.0, CALL_S, 3, {"x": 0.1})
-    search, need = plan.need(impl_case("x/a"))
-    rounds_s = budget.rounds_s(impl_case("x/a"), CALL_S * 1.15, 3, plan.starts)
-    assert need == pytest.approx(rounds_s - 3 * rounds.PROBE_S)  # the drift probe: once a round
-    usable = 60.0 * (1 - budget.MARGIN) - 3 * rounds.PROBE_S
-    admitted, left = [], 60.0
-    for i in range(20):
-        got = plan.admit(impl_case(f"x/i{i}"), left)
-        if isinstance(got, budget.Unanswered):
-            assert got.need_s == pytest.approx(search + need)
-            assert "its search and rounds would need" in got.text()
-            continue
-        assert got == pytest.approx(search)  # the search's share
-        admitted.append(i)
-        left -= got  # each search took its whole share: the worst case
-    n = len(admitted)
-    assert admitted == list(range(n))  # all alike: the first n, the rest not started
-    assert n == int(usable // (search + need)) and n >= 1
-    # what the admitted searches and their reserved rounds take fits the budget
-    assert n * search + sum(plan.reserved.values()) <= usable
-    assert plan.total_s([impl_case(f"x/i{i}") for i in admitted]) <= 60.0 * (1 - budget.MARGIN)
-
-
-def test_a_search_that_ends_early_leaves_room_for_another():
-    plan = budget.Plan(60.0, CALL_S, 3, {"x": 0.1})
-    search, need = plan.need(impl_case("x/a"))
-
-    def count(spent_share: float) -> int:
-        plan.reserved.clear()
-        left, n = 60.0, 0
-        for i in range(40):
-            got = plan.admit(impl_case(f"x/i{i}"), left)
-            if not isinstance(got, budget.Unanswered):
-                n, left = n + 1, left - spent_share * got
-        return n
-
-    assert count(0.5) > count(1.0)
+    assert "1 round, not more" in rest[0].text() and "about 5.0 s more" in rest[0].text()
 
 
 def test_the_order_takes_every_runtime_once_before_any_twice():
@@ -148,14 +157,32 @@ def test_the_order_takes_every_runtime_once_before_any_twice():
 
 def test_every_implementation_is_searched_before_any_rounds(kdf_runner):  # noqa: F811
     res = cli(
-        "calibrate", "pbkdf2-sha256", "--target", "5ms", "--time-budget", "30s", "--rounds", "2"
+        "calibrate",
+        "pbkdf2-sha256",
+        "--target",
+        "5ms",
+        "--time-budget",
+        "30s",
+        "--rounds",
+        "2",
+        "--format",
+        "json",
     )
     assert res.returncode == 0, res.stderr
     lines = res.stderr.splitlines()
     searched = [i for i, x in enumerate(lines) if x.startswith("calibrating ")]
-    measured = [i for i, x in enumerate(lines) if x.startswith("measuring the chosen")]
+    measured = [i for i, x in enumerate(lines) if x.startswith("measuring round 2 of 2 of 2 ")]
     assert len(searched) == 3 and measured and max(searched) < measured[0]
+    assert "cheapest first" in lines[measured[0]]
     assert "of the time budget left" in lines[measured[0]]
+    plan = [x for x in lines if x.startswith("about ") and "in all" in x]
+    assert plan and lines.index(plan[0]) < min(searched)  # the estimate, before any timing
+    rows = [r for r in _rows(res) if r["status"] == "ok"]
+    assert rows and all(len(r["rounds"]) == 2 for r in rows)
+
+
+def _rows(res) -> list[dict]:
+    return json.loads(res.stdout)["results"]
 
 
 def test_a_budget_too_small_names_every_implementation_without_an_answer(kdf_runner):  # noqa: F811
@@ -179,3 +206,24 @@ def test_a_budget_too_small_names_every_implementation_without_an_answer(kdf_run
     for r in rows:
         assert r["status"] == "skipped" and r["error"].startswith("no answer within the time")
         assert f"{r['implementation']}: no answer within the time budget" in res.stderr
+
+
+def test_the_short_probe_is_planned_from_the_policys_start():
+    pol = policy.load(catalog.load())
+    argon2 = budget.short_call_s(pol.search("argon2id"), {"m": 65536}, CALL_S)
+    assert argon2 == pytest.approx(64 * budget.ARGON2_S_PER_MIB_PASS * 1.5)  # t=1 and the fixed
+    assert argon2 == pytest.approx(CALL_S / 4, rel=0.05)  # about a quarter at 64 MiB, 250 ms
+    assert budget.short_call_s(pol.search("argon2id"), {"m": 65536}, 0.02) == 0.02  # ≤ target
+    assert budget.short_call_s(pol.search("bcrypt"), {}, CALL_S) == budget.SMALL_START_S
+    plan = budget.Plan(60.0, CALL_S, 3, {}, short_s=budget.SMALL_START_S)
+    assert plan.first("c") == pytest.approx(rounds.START_S + 5 * budget.SMALL_START_S + 6 * CALL_S)
+
+
+def test_a_warm_cache_plans_no_verification_calls():
+    warm = budget.Plan(60.0, CALL_S, 3, {"c": 0.0}, short_s=0.005, verify=0)
+    # the short probe: its untimed call and 2 timed; the probe at the target: 1 and 3
+    assert warm.first("c") == pytest.approx(3 * 0.005 + 4 * CALL_S)
+    cold = budget.Plan(60.0, CALL_S, 3, {"c": 0.0}, short_s=0.005)
+    assert cold.first("c") - warm.first("c") == pytest.approx(
+        budget.VERIFY_CALLS * (0.005 + CALL_S)
+    )

@@ -1,13 +1,14 @@
 """hello's `only` (docs/protocol.md): a group's fresh process is told the one library it
-serves, and the Python and Java runners then load only that one (and another when a request
-first names it). The orchestrator's side runs a fake runner that logs its hellos; the runners'
-side runs the real runners (skipped with discovery's reason where they cannot run)."""
+serves, and the Python, Java and Node.js runners then load only that one (and another when a
+request first names it). The orchestrator's side runs a fake runner that logs its hellos; the
+runners' side runs the real runners (skipped with discovery's reason where they cannot run)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -15,7 +16,7 @@ import textwrap
 import pytest
 
 from cryptobench.catalog import primitives as catalog
-from cryptobench.measure import sampling
+from cryptobench.measure import parallel, sampling
 from cryptobench.measure.case import Prepared, noop_cases
 from cryptobench.measure.rounds import Rounds
 from cryptobench.plan.cases import Case
@@ -119,6 +120,18 @@ def test_a_brief_hello_with_only_may_list_those_alone_but_not_fewer(fake):
     rt.stop()
 
 
+def test_parallel_workers_are_told_the_one_library_they_serve(fake):
+    """--parallel's fresh processes start as a round's group process does (measure/parallel)."""
+    rt, log = fake
+    p = next(x for x in _prepared(rt) if x.case.impl.library == "b")
+    plan = parallel.Plan(iterations=2, warmup_batches=1, batches=3, timeout=30.0)
+    cpus = parallel.cpus_for("all")[:2]
+    samples, _ = parallel.one_round(rt, cpus, p, plan)
+    assert [len(w) for w in samples] == [3] * len(cpus)
+    _, *workers = _hellos(log)
+    assert [(h.get("brief"), h.get("only")) for h in workers] == [(True, ["b"])] * len(cpus)
+
+
 def _spec(runtime: str) -> RuntimeSpec:
     spec = next((s for s in discover() if s.runtime_id == runtime), None)
     if spec is None or spec.skipped:
@@ -210,3 +223,42 @@ def test_java_runner_told_only_jdk_loads_no_other_provider():
     assert not [c for c in accp if "provider.AmazonCorrettoCryptoProvider " not in c]
     _, classes = session({"brief": True, "only": ["jdk"]}, "conscrypt")  # loaded when asked
     assert any("org.conscrypt." in c for c in classes)
+
+
+def _node_modules(stderr: str) -> set[str]:
+    """The modules NODE_DEBUG=esm saw Node translate (each ES or CommonJS module it loaded)."""
+    return set(re.findall(r"Translating \w+ (file://\S+)", stderr))
+
+
+def _noop() -> dict:
+    return {"op": "compute", "primitive": "noop", "operation": "digest",
+            "inputs": {"msg": "616263"}, "params": {}}  # fmt: skip
+
+
+def test_node_runner_told_only_crypto_loads_no_other_library():
+    spec = _spec("node")
+    env = {"NODE_DEBUG": "esm"}
+    full, err = _session(spec, spec.command, {}, [], env)
+    libs = {i["library"]: i for i in full[0]["result"]["implementations"]}
+    if not libs.get("noble", {}).get("primitives", {}).get("sha256"):
+        pytest.skip(f"node runner offers no noble sha256 here (has {sorted(libs)})")
+    if not _node_modules(err):
+        pytest.skip("NODE_DEBUG=esm names no module on this Node")
+    assert any(m.endswith("/lib_noble.js") for m in _node_modules(err))  # a full hello: all
+    brief = {"brief": True, "only": ["crypto"]}
+    got, err = _session(spec, spec.command, brief, [_compute("crypto")], env)
+    assert [i["library"] for i in got[0]["result"]["implementations"]] == ["crypto"]
+    assert got[1]["result"]["output"] == SHA256_ABC
+    modules = _node_modules(err)
+    libraries = {m.rsplit("/", 1)[1] for m in modules if "/lib_" in m}
+    assert libraries == {"lib_crypto.js", "lib_crypto_pubkey.js"}
+    assert not [m for m in modules if "/node_modules/" in m]  # no package of another library
+    # another library still answers when asked (verification may), loaded then
+    got, err = _session(spec, spec.command, brief, [_compute("noble")], env)
+    assert got[1]["result"]["output"] == SHA256_ABC
+    assert any(m.endswith("/lib_noble.js") for m in _node_modules(err))
+    # a noop group's process: no library at all
+    got, err = _session(spec, spec.command, {"brief": True, "only": []}, [_noop()], env)
+    assert got[0]["result"]["implementations"] == []
+    assert got[1]["result"]["output"] == (3).to_bytes(8, "big").hex()
+    assert not [m for m in _node_modules(err) if "/lib_" in m]

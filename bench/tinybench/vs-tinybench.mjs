@@ -11,8 +11,8 @@
 //        noop_p50_ns, noop_mean_ns, batched_mean_ns, batched_p50_ns, batch} as JSON)
 //   bench/vs-tinybench --mitata 64                  (bench/fidelity's anchor for node: mitata's
 //        bench() and run() with their defaults on the same call; prints {p50_ns, p25_ns, p75_ns,
-//        avg_ns, min_ns, max_ns, samples, batch, noop_p50_ns, noop_avg_ns} as JSON; --time does
-//        not apply)
+//        avg_ns, min_ns, max_ns, samples, batch, gc, expose_gc, node_flags, noop_p50_ns,
+//        noop_avg_ns} as JSON; --time does not apply)
 
 import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
@@ -237,21 +237,27 @@ function sha256Of(msg) {
 // (quiet format). mitata compiles one loop per benchmark around the task (4096 calls per
 // sample, unrolled by 4, when one call takes under 65 µs), the way the Node runner generates
 // one loop per operation around the call; `do_not_optimize` is mitata's sink. Each sample is
-// one batch's time divided by its calls; after dropping the 2 fastest and 2 slowest, p50 is
-// the median of the batches (the statistic cryptobench reports) and avg their mean; p25 and p75
-// show how far apart its batches are (docs/methodology.md, "Each runtime's timed loop": with
-// crypto.hash, the batches a young-generation collection reaches are slower than the others,
-// and p50 lands in either group from one process to the next). run()
-// first measures an empty function in the same loop (`context.noop.fn`): mitata's own cost
-// per iteration, printed as noop_*.
+// one batch's time divided by its calls; after dropping the 2 fastest and 2 slowest (when there
+// are more than 12), avg is their mean (the total time of the kept batches over their calls:
+// every batch has 4096), p50 their median. bench/fidelity judges the row on avg: crypto.hash
+// returns a new Buffer per call, the GC work that follows lands in some batches and not in
+// others, and p50 falls in either group from one process to the next, while the mean carries
+// every batch's share, as each of cryptobench's ~6 ms batches does (docs/methodology.md,
+// "Each runtime's timed loop"). p25/p50/p75 are printed to show how far apart the batches are.
+// GC: `.gc("once")`, mitata's default, pinned here: one gc() (global.gc, from node
+// --expose-gc) before the benchmark's first sample, none between samples, so the collections
+// its calls cause stay in the timed batches, as in the runner's process, which calls no gc()
+// at all; "inner" would collect between batches, outside their time, and take that work out.
+// run() first measures an empty function in the same loop (`context.noop.fn`): mitata's own
+// cost per iteration, printed as noop_*.
 async function mitataAnchor(size) {
   const { bench, run, do_not_optimize } = await import("mitata");
   const msg = crypto.randomBytes(size);
   // The call written out in the task, as the runner's loop holds it (no closure between).
   if (typeof crypto.hash === "function") {
-    bench("node/crypto", () => do_not_optimize(crypto.hash("sha256", msg, "buffer")));
+    bench("node/crypto", () => do_not_optimize(crypto.hash("sha256", msg, "buffer"))).gc("once");
   } else {
-    bench("node/crypto", () => do_not_optimize(sha256Of(msg)()));
+    bench("node/crypto", () => do_not_optimize(sha256Of(msg)())).gc("once");
   }
   const { context, benchmarks } = await run({ format: "quiet", throw: true });
   const stats = benchmarks[0].runs[0].stats;
@@ -266,6 +272,9 @@ async function mitataAnchor(size) {
       max_ns: stats.max,
       samples: stats.samples.length,
       batch: stats.ticks / stats.samples.length,
+      gc: "once",
+      expose_gc: typeof globalThis.gc === "function",
+      node_flags: process.execArgv,
       noop_p50_ns: noop.p50,
       noop_avg_ns: noop.avg,
     }),

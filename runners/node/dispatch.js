@@ -3,6 +3,7 @@
 import { digest } from "./entries.js";
 import { hello } from "./hello.js";
 import { leak } from "./leak.js";
+import { loadInto } from "./libraries.js";
 import { prepare } from "./operations.js";
 import {
   badRequest,
@@ -57,7 +58,15 @@ async function work(libraries, req) {
   return { output, samples };
 }
 
+// The libraries a request needs, loaded (awaited) before it is answered: a hello with `only`
+// (docs/protocol.md) those, any other hello all, a request naming a library that one.
+function needs(req) {
+  if (req.op === "hello") return req.brief === true && Array.isArray(req.only) ? req.only : null;
+  return typeof req.impl === "string" ? [req.impl] : [];
+}
+
 async function answer(libraries, id, req) {
+  await loadInto(libraries, needs(req));
   switch (req.op) {
     case "hello":
       return hello(libraries);

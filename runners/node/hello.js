@@ -1,6 +1,7 @@
 // The hello result: runtime, CPU flags and every implementation's primitives.
 
 import { readFileSync } from "node:fs";
+import { LIBRARY_IDS } from "./libraries.js";
 import { GENERATORS } from "./msggen.js";
 
 const FLAGS = {
@@ -60,6 +61,8 @@ export function hello(libraries) {
       },
     },
     cpu: cpu(),
-    implementations: [...libraries.values()].map(implementation),
+    implementations: LIBRARY_IDS.filter((id) => libraries.has(id)).map((id) =>
+      implementation(libraries.get(id)),
+    ),
   };
 }

@@ -15,6 +15,16 @@ const PREFIX = {
 const b64 = (buf) => Buffer.from(buf).toString("base64url");
 const raw = (s) => Buffer.from(s, "base64url");
 
+// A fresh key pair, exported by generateKeyPairSync itself (as JWK). Not
+// generateKeyPairSync(type).privateKey.export(): Node 20's key-generation job shares the key's
+// mutex, and export holds that mutex while it allocates; when that allocation collects the
+// finished job, its destructor takes the same mutex and the main thread deadlocks (seen in
+// gdb: ExportJWKEdKey -> GC -> ~KeyGenJob -> uv_mutex_lock; docs/methodology.md, "Rounds").
+function generatedJwk(type, options = {}) {
+  const encoding = { publicKeyEncoding: { format: "jwk" }, privateKeyEncoding: { format: "jwk" } };
+  return crypto.generateKeyPairSync(type, { ...options, ...encoding }).privateKey;
+}
+
 function rawKeys(type) {
   const wrap = (kind, bytes) => {
     if (bytes.length !== 32) throw new Error(`a ${type} key is 32 bytes, not ${bytes.length}`);
@@ -25,8 +35,7 @@ function rawKeys(type) {
   const loadPublic = (bytes) =>
     crypto.createPublicKey({ key: wrap("spki", bytes), format: "der", type: "spki" });
   const keygen = (seed) => {
-    const key = seed === null ? crypto.generateKeyPairSync(type).privateKey : loadPrivate(seed);
-    const jwk = key.export({ format: "jwk" });
+    const jwk = seed === null ? generatedJwk(type) : loadPrivate(seed).export({ format: "jwk" });
     return [raw(jwk.x), raw(jwk.d)];
   };
   return { loadPrivate, loadPublic, keygen };
@@ -92,9 +101,7 @@ function ecdsa(dsaEncoding) {
   return signature({
     keygen: (seed) => {
       if (seed !== null) return ecdhKeygen(seed);
-      const jwk = crypto
-        .generateKeyPairSync("ec", { namedCurve: "P-256" })
-        .privateKey.export({ format: "jwk" });
+      const jwk = generatedJwk("ec", { namedCurve: "P-256" });
       return [Buffer.concat([Buffer.from([4]), raw(jwk.x), raw(jwk.y)]), raw(jwk.d)];
     },
     loadPrivate: (scalar) => {

@@ -45,11 +45,14 @@ async function loadOne(spec) {
   if (problem) return skipped(spec, problem);
   try {
     const mod = await import(spec.module);
-    return mod.load();
+    return await mod.load();
   } catch (err) {
     return skipped(spec, `cannot load: ${err.message}`);
   }
 }
+
+// Every library id this runner hosts, in hello's order.
+export const LIBRARY_IDS = LIBRARIES.map((s) => s.library);
 
 // Returns a Map library id -> {library, version, backend, code_path, notes, table}; with
 // `only` (a list of ids), just those (a worker of a threaded bench loads the one it times).
@@ -57,4 +60,17 @@ export async function loadLibraries(only = null) {
   const specs = only === null ? LIBRARIES : LIBRARIES.filter((s) => only.includes(s.library));
   const loaded = await Promise.all(specs.map(loadOne));
   return new Map(loaded.map((lib) => [lib.library, lib]));
+}
+
+// Loads into `libraries` (a Map as above) those of `ids` it does not hold yet (null: every
+// library), each import awaited before this returns; unknown ids are left out. A library that
+// cannot load says why on stderr.
+export async function loadInto(libraries, ids = null) {
+  const wanted = ids === null ? LIBRARY_IDS : ids;
+  const missing = LIBRARIES.filter((s) => wanted.includes(s.library) && !libraries.has(s.library));
+  for (const lib of await Promise.all(missing.map(loadOne))) {
+    if (lib.skipped) process.stderr.write(`node runner: ${lib.library} skipped: ${lib.skipped}\n`);
+    libraries.set(lib.library, lib);
+  }
+  return libraries;
 }

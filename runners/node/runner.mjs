@@ -3,13 +3,11 @@
 // stdout carries protocol messages only; diagnostics go to stderr.
 
 import { handleLine } from "./dispatch.js";
-import { loadLibraries } from "./libraries.js";
 import { LINE_LIMIT, refusal, requestLines } from "./limits.js";
 
-const libraries = await loadLibraries();
-for (const lib of libraries.values()) {
-  if (lib.skipped) process.stderr.write(`node runner: ${lib.library} skipped: ${lib.skipped}\n`);
-}
+// No library is loaded at start: hello loads those it is told it serves (`only`) or every
+// one, and a request naming another loads that one first (dispatch.js).
+const libraries = new Map();
 
 for await (const line of requestLines(process.stdin)) {
   const why = line === null ? `request line longer than ${LINE_LIMIT} bytes` : refusal(line);

@@ -1,6 +1,6 @@
 """What a stored run lacks for an `advise` answer: the case keys a use needs from the
-implementations the run describes, which of them no run has, and how long measuring them
-should take (docs/methodology.md, "advise")."""
+implementations the run describes, and which of them no run has (docs/methodology.md,
+"advise"); how long measuring them should take is the plan's (cli/advising.Plan.seconds)."""
 
 from __future__ import annotations
 
@@ -53,11 +53,3 @@ def missing(docs: list[dict], keys: list[tuple], operations=()) -> list[tuple]:
     have = {compare.case_key(r) for d in docs for r in d.get("results", [])}
     loose = {(k[0], k[1], k[3], k[4]) for k in have if k[2] in operations}
     return [k for k in keys if k not in have and (k[0], k[1], k[3], k[4]) not in loose]
-
-
-def estimate_s(doc: dict, keys: list[tuple], cat: Catalog, budget_s: float, rounds: int) -> float:
-    """Seconds measuring ``keys`` should take (advise/passes.estimate_s: rounds.estimate)."""
-    from .passes import call_seconds
-    from .passes import estimate_s as planned
-
-    return planned(doc, keys, cat, budget_s, rounds, call_seconds(doc.get("results", []), cat))

@@ -1,13 +1,11 @@
 """The cost of one use when a use is several operations (policy `cost = "sum"`): key exchange is
 a fresh key pair and one agreement (keygen + agree), a signature one `sign` and its `verify`.
 Per implementation and primitive, the operations' times are added round by round (a run's
-round r of both operations), each round's interval half-widths in quadrature, and the rounds
-then combined as any case's (stats.rounds_ci): intervals are never added
-(docs/methodology.md, "advise")."""
+round r of both operations) by stats.round_sum, as report/handshake.py adds a handshake's:
+their variances add, never their intervals; the rounds are then combined as any case's
+(stats.rounds_ci) (docs/methodology.md, "advise")."""
 
 from __future__ import annotations
-
-import math
 
 from .. import stats
 from ..catalog.primitives import UNSIZED_OPERATIONS
@@ -19,15 +17,13 @@ def size_of(operation: str, size: int) -> int:
     return 0 if operation in UNSIZED_OPERATIONS else size
 
 
-def _half(m: float, edge: float) -> float:
-    return abs(m - edge)
-
-
 def _round(parts: list[dict]) -> dict:
-    med = sum(p["median_ns"] for p in parts)
-    lo = math.sqrt(sum(_half(p["median_ns"], p["ci_low_ns"]) ** 2 for p in parts))
-    hi = math.sqrt(sum(_half(p["median_ns"], p["ci_high_ns"]) ** 2 for p in parts))
-    return {"median_ns": med, "ci_low_ns": med - lo, "ci_high_ns": med + hi}
+    """One round of one use: its operations' round medians summed, each once, with the
+    sum's interval (stats.round_sum)."""
+    med, low, high = stats.round_sum(
+        *([p[k] for p in parts] for k in ("median_ns", "ci_low_ns", "ci_high_ns"))
+    )
+    return {"median_ns": med, "ci_low_ns": low, "ci_high_ns": high}
 
 
 def _rounds(rows: list[dict]) -> list[dict]:

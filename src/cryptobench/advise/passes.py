@@ -15,7 +15,6 @@ import statistics
 
 from ..catalog.policy import Use
 from ..catalog.primitives import Catalog
-from ..measure.rounds import estimate
 from ..plan.cases import Case
 from ..results import compare
 from ..runtimes.protocol import Implementation, Offer
@@ -87,19 +86,3 @@ def cases_of(doc: dict, keys: list[tuple], cat: Catalog) -> list[Case]:
         impl.primitives.setdefault(pid, Offer((op,)))
         cases.append(Case(impl, cat.get(pid), op, size, json.loads(params)))
     return cases
-
-
-def estimate_s(
-    doc: dict,
-    keys: list[tuple],
-    cat: Catalog,
-    budget_s: float,
-    rounds: int,
-    known: dict[tuple, float] | None = None,
-) -> float:
-    """Seconds measuring ``keys`` should take (rounds.estimate), a slow family's call at the
-    duration stored for its primitive and operation (call_seconds) where known."""
-    cases = cases_of(doc, keys, cat)
-    calls = {c.key: (known or {}).get((c.prim.id, c.operation)) for c in cases}
-    calls = {k: v for k, v in calls.items() if v is not None}
-    return estimate(cases, budget_s, rounds, set(), calls=calls)

@@ -1,12 +1,15 @@
-"""How `calibrate` spends its time budget (docs/methodology.md, "calibrate"): planned before
-anything runs. An implementation is admitted only while its search and its rounds both fit in
-what is left of the budget beside the rounds already reserved for the ones admitted before it
-(``Plan``): a search never eats the rounds' share. The searches run first, each in its own
-runner process, in an order that takes every runtime once before any twice (``interleave``), so
-the answers spread over the runtimes; then the rounds of the admitted implementations, each
-planned by the one estimate of `run`, `calibrate` and `advise` (measure/rounds.estimate) at the
-call's duration the search found. An implementation that is not admitted is not started: the
-run says which got no answer and how long it would need.
+"""How `calibrate` spends its time budget (docs/methodology.md, "calibrate"): the plan's own
+arithmetic, the one the estimate printed before anything is timed comes from.
+
+Every implementation first gets an answer: a process start, a short probe (the policy's start,
+``short_call_s``) and the probe at the value the scaling law predicts, whose calls
+are round 1 (``first_s``). Only then do the answered implementations get their other rounds,
+cheapest first, while the budget lasts (``rounds_s``): on a runtime without a JIT in one fresh
+process, one request whose calls are split into rounds of MIN_PER_ROUND; on a JIT runtime
+(Java, Node.js) a fresh process per round whose first timed call is warm-up. An implementation
+that does not fit is not started, or keeps its first round: the run says which and what it
+would need. ``interleave`` orders the first answers so a budget that cannot answer every
+implementation answers for as many runtimes as it can.
 
 Pure arithmetic on fixed inputs, so the tests check it without a runner.
 """
@@ -15,48 +18,69 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..measure.rounds import PROBE_S, START_S, estimate
-from ..plan.cases import Case
-from .search import FIRST_PROBE_CALLS, PROBE_CALLS, TOLERANCE, VERIFY_CALLS, probe_s
+from ..measure.rounds import PROBE_S, START_S
+from .search import FIRST_PROBE_CALLS, FIXED_PASSES, PROBE_CALLS, VERIFY_CALLS, probe_s
 
 __all__ = ["VERIFY_CALLS", "probe_s"]
 
-PLANNED_NEAR = 2  # probes at the target a search plans for: the law's value, one refinement
-FIRST_SHARE = 0.25  # the first probe's call (the policy's start) as a share of the target: a prior
-MIN_PER_ROUND = 3  # one-call batches a round keeps at least (sampling.for_rounds' floor)
+# The short probe's call (the policy's start), a prior before anything of the implementation
+# ran: Argon2 about 2/3 ms per MiB of m and pass (t=1 at 64 MiB: about a quarter of 250 ms),
+# the other starts (bcrypt cost 6, PBKDF2 10 000 iterations, scrypt N=2^10) a few ms; never
+# more than the target.
+ARGON2_S_PER_MIB_PASS = 0.00067
+SMALL_START_S = 0.005
+MIN_PER_ROUND = PROBE_CALLS  # one-call batches a round keeps: a probe's calls are a round
+JIT_DROP = 1  # a JIT round's first timed call, in its fresh process, is warm-up
 MARGIN = 0.05  # of the budget, kept for what no estimate covers (opening the run, the table)
+DRIFT_PROBES = 2  # the drift probe: before the first answers, before the other rounds
 
 
-def search_s(target_s: float, start_s: float) -> float:
-    """What one implementation's search may take: a process start, the first probe at the
-    policy's start (FIRST_PROBE_CALLS timed calls of FIRST_SHARE of the target), then
-    PLANNED_NEAR probes at the target with PROBE_CALLS each, every one with its verification.
-    Also the search's share: it stops before a probe that would not fit (search.Searcher)."""
-    first = probe_s(target_s * FIRST_SHARE, FIRST_PROBE_CALLS)
-    return start_s + first + PLANNED_NEAR * probe_s(target_s, PROBE_CALLS)
+def short_call_s(spec, params: dict, target_s: float) -> float:
+    """The short probe's call by the prior above (``spec``: the policy's search)."""
+    if spec.memory_param:
+        passes = spec.start + FIXED_PASSES  # Argon2: t passes and the fixed cost
+        guess = params[spec.memory_param] / 1024 * ARGON2_S_PER_MIB_PASS * passes
+    else:
+        guess = SMALL_START_S
+    return min(target_s, guess)
 
 
-def slow_floor(rounds: int) -> int:
-    """The policy's slow_min_samples that gives each round MIN_PER_ROUND batches."""
-    return MIN_PER_ROUND * rounds
+def first_s(target_s: float, start_s: float, short_s: float, verify: int = VERIFY_CALLS) -> float:
+    """An implementation's first answer: a process start, the short probe (FIRST_PROBE_CALLS
+    calls of ``short_s``) and the probe at the target, whose PROBE_CALLS calls are round 1;
+    each probe with its verification (``verify`` calls) and the request's untimed call."""
+    short = probe_s(short_s, FIRST_PROBE_CALLS, verify)
+    return start_s + short + probe_s(target_s, PROBE_CALLS, verify)
 
 
-def rounds_s(case: Case, call_s: float, rounds: int, starts: dict[str, float]) -> float:
-    """What the rounds of one implementation's chosen case should take (rounds.estimate, the
-    call's duration known from the search, a budget share no longer than the floor)."""
-    calls = {case.key: call_s}
-    budget = MIN_PER_ROUND * call_s * rounds
-    floor = slow_floor(rounds)
-    return estimate([case], budget, rounds, set(), starts, rounds, set(), calls, floor)
+def rounds_s(n: int, call_s: float, start_s: float, jit: bool) -> float:
+    """``n`` rounds at a call of ``call_s``: without a JIT, one fresh process and one request
+    (its untimed call, then n·MIN_PER_ROUND calls); on a JIT runtime, a fresh process per round,
+    each request's untimed call, JIT_DROP warm-up calls and MIN_PER_ROUND kept."""
+    if n <= 0:
+        return 0.0
+    if jit:
+        return n * (start_s + (1 + JIT_DROP + MIN_PER_ROUND) * call_s)
+    return start_s + (1 + n * MIN_PER_ROUND) * call_s
 
 
 @dataclass
 class Unanswered:
     impl: str
     need_s: float
-    what: str  # "search" or "rounds"
+    what: str  # "search and first round", "rounds 2–3", "second look"
 
     def text(self) -> str:
+        if self.what == "second look":
+            return (
+                f"no second look within the time budget: its rounds would need about "
+                f"{self.need_s:.1f} s more (--time-budget)"
+            )
+        if self.what.startswith("round"):
+            return (
+                f"1 round, not more: the time budget ran out; its {self.what} would need "
+                f"about {self.need_s:.1f} s more (--time-budget)"
+            )
         return (
             f"no answer within the time budget: its {self.what} would need about "
             f"{self.need_s:.1f} s more (--time-budget)"
@@ -64,39 +88,71 @@ class Unanswered:
 
 
 @dataclass
-class Plan:
-    """The budget shared out as the searches start: each admitted implementation's rounds are
-    reserved (at the target's edge, +TOLERANCE) until they run, so later searches cannot take
-    them."""
+class Schedule:
+    """What the plan expects to run: first answers, then the other rounds."""
 
+    first: list[str] = field(default_factory=list)  # implementations answered, in order
+    refined: list[str] = field(default_factory=list)  # … that also get their other rounds
+    unanswered: list[Unanswered] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def text(self, n: int, rounds: int) -> str:
+        return (
+            f"plan: a first answer for {len(self.first)} of {n} implementations, all "
+            f"{rounds} rounds for {len(self.refined)}: about {self.seconds:.0f} s"
+        )
+
+
+@dataclass
+class Plan:
     budget_s: float
     target_s: float
     rounds: int
-    starts: dict[str, float]
-    reserved: dict[str, float] = field(default_factory=dict)  # impl → its rounds' seconds
+    starts: dict[str, float]  # runtime id → its measured process start
+    jit: set[str] = field(default_factory=set)  # runtime ids whose runners report JIT compiles
+    short_s: float | None = None  # the short probe's call (short_call_s); None: a quarter of T
+    # a probe's verification calls: none where every known answer came from the cache (an
+    # earlier calibrate with nothing changed: its probes' cases are most likely cached too)
+    verify: int = VERIFY_CALLS
 
-    def need(self, case: Case) -> tuple[float, float]:
-        """(its search, its rounds) in seconds, before anything of it has run; the rounds'
-        drift probes, once a round for all, are the plan's own (``admit``)."""
-        start = start_of(self.starts, case.impl.runtime_id)
-        call_s = self.target_s * (1 + TOLERANCE)
-        rounds = rounds_s(case, call_s, self.rounds, self.starts) - self.rounds * PROBE_S
-        return search_s(self.target_s, start), rounds
+    def kept_s(self) -> float:
+        """What no implementation may take: the margin and the drift probes."""
+        return MARGIN * self.budget_s + DRIFT_PROBES * PROBE_S
 
-    def admit(self, case: Case, left_s: float) -> float | Unanswered:
-        """The search's share in seconds, its rounds reserved; or, where search and rounds do
-        not both fit beside what is reserved, what it would need."""
-        search, rounds = self.need(case)
-        kept = MARGIN * self.budget_s + self.rounds * PROBE_S
-        free = left_s - sum(self.reserved.values()) - kept
-        if search + rounds > free:
-            return Unanswered(case.impl.id, search + rounds, "search and rounds")
-        self.reserved[case.impl.id] = rounds
-        return search
+    def first(self, rid: str) -> float:
+        short = self.target_s / 4 if self.short_s is None else self.short_s
+        return first_s(self.target_s, start_of(self.starts, rid), short, self.verify)
 
-    def total_s(self, cases: list[Case]) -> float:
-        """What searching and measuring all of ``cases`` should take (the plan's estimate)."""
-        return sum(sum(self.need(c)) for c in cases) + self.rounds * PROBE_S
+    def later(self, rid: str, call_s: float) -> float:
+        """Rounds 2…R of an answered implementation."""
+        return rounds_s(self.rounds - 1, call_s, start_of(self.starts, rid), rid in self.jit)
+
+    def again(self, rid: str, call_s: float) -> float:
+        """All R rounds of another value (the second look)."""
+        return rounds_s(self.rounds, call_s, start_of(self.starts, rid), rid in self.jit)
+
+    def schedule(self, items: list[tuple[str, str]], left_s: float) -> Schedule:
+        """(impl, runtime id) in the order of the first answers: what fits in ``left_s``, by
+        the arithmetic the run follows, every call at the target."""
+        out, free = Schedule(), left_s - self.kept_s()
+        for impl, rid in items:
+            need = self.first(rid)
+            if need > free:
+                out.unanswered.append(Unanswered(impl, need, "search and first round"))
+                continue
+            out.first.append(impl)
+            free -= need
+        rid_of = dict(items)
+        needs = [(i, self.later(rid_of[i], self.target_s)) for i in out.first]
+        taken, rest = fit(sorted(needs, key=lambda x: x[1]), free, later_what(self.rounds))
+        out.refined, out.unanswered = taken, out.unanswered + rest
+        out.seconds = sum(self.first(rid_of[i]) for i in out.first)
+        out.seconds += sum(dict(needs)[i] for i in taken) + DRIFT_PROBES * PROBE_S
+        return out
+
+
+def later_what(rounds: int) -> str:
+    return f"rounds 2–{rounds}" if rounds > 2 else "round 2"
 
 
 def interleave(items: list, runtime_of) -> list:
@@ -115,16 +171,18 @@ def interleave(items: list, runtime_of) -> list:
     return out
 
 
-def fit(needs: list[tuple[str, float]], left_s: float) -> tuple[list[str], list[Unanswered]]:
-    """The implementations whose rounds fit in ``left_s``, in order (one that does not fit is
-    passed over, a later cheaper one may still fit), and the rest with what they need."""
+def fit(
+    needs: list[tuple[str, float]], left_s: float, what: str = "rounds"
+) -> tuple[list[str], list[Unanswered]]:
+    """The implementations whose ``what`` fit in ``left_s``, in order (one that does not fit
+    is passed over, a later cheaper one may still fit), and the rest with what they need."""
     taken, rest = [], []
     for impl, need in needs:
         if need <= left_s:
             taken.append(impl)
             left_s -= need
         else:
-            rest.append(Unanswered(impl, need, "rounds"))
+            rest.append(Unanswered(impl, need, what))
     return taken, rest
 
 

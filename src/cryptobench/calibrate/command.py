@@ -2,12 +2,13 @@
 on this machine, per implementation, as `cryptsetup benchmark` does for LUKS
 (docs/methodology.md, "calibrate").
 
-Per implementation, the search (search.py) probes the cost parameter, each probe verified
-like any case (measure.prepare); then the chosen parameters of every implementation are
-measured in rounds (measure/rounds.py); where a re-measured time is more than ±15% off and
-another value is expected nearer, it is measured in rounds too and the nearer kept
-(remeasure.py); the verdict (verdict.py) says what the parameters buy and how near the target
-they came. Stored as a run with operation ``calibrate``.
+The known answers the probes need are checked first, in parallel, nothing timed (verified.py).
+Then every implementation gets a first answer: its search (search.py), each probe verified like
+any case, whose probe at the chosen value is round 1 (answer.py); only then the other rounds,
+cheapest first, while the budget lasts (budget.py: the plan and its estimate); where a
+re-measured time is more than ±15% off and another value is expected nearer, it is measured in
+rounds too and the nearer kept (remeasure.py); the verdict (verdict.py) says what the
+parameters buy and how near the target they came. Stored as a run with operation ``calibrate``.
 """
 
 from __future__ import annotations
@@ -22,29 +23,32 @@ from rich.console import Console
 from ..catalog import policy as policy_mod
 from ..catalog import primitives as catalog
 from ..errors import UsageError
-from ..measure import sampling
-from ..measure.case import Prepared, bench_for
-from ..measure.rounds import Rounds
+from ..measure import probe
+from ..measure.case import Prepared, bench_for, round_error, serves
 from ..plan.cases import PASSWORD_SIZES, Case
 from ..results import document as results
 from ..run.lifecycle import Lifecycle, document, stopping
-from ..run.progress import Progress
 from ..runtimes.discovery import runtime_matches
+from ..runtimes.protocol import RemoteError, RunnerFailure
 from ..runtimes.session import Runtime, open_runtimes
 from ..store.sqlite import RunStore
 from ..verify import vectors
 from ..verify.verifier import Verifier, VerifyError, check_encoded_cost
-from . import budget
+from . import answer, budget
+from .answer import Answer, from_probe
 from .remeasure import Remeasure
 from .search import (
     OF_OTHERS,
     OPERATIONS,
+    PROBE_CALLS,
+    REFINE_PROBES,
     REFUSED,
     TOLERANCE,
     Refused,
     Search,
     Searcher,
     operation_for,
+    probe_s,
 )
 from .verdict import KEYSPACE, KEYSPACE_TEXT, Verdict, search_info
 from .verified import Verified
@@ -85,6 +89,10 @@ class Calibration:
         self.clock0, self.starts = time.monotonic(), {}
         self.unanswered: list[budget.Unanswered] = []
         self.verified: Verified | None = None  # the cache of verified answers (_measure)
+        self.store: RunStore | None = None
+        self.run_doc: dict = {}
+        self.runtime_of: dict[str, Runtime] = {}  # implementation → its runtime (answers)
+        self.started: set[str] = set()  # runtimes whose first answer's process was timed
 
     def _base_params(self) -> dict:
         user = {}
@@ -173,86 +181,93 @@ class Calibration:
             )
 
     def _measure(self, life: Lifecycle, live, skipped, chosen) -> None:
-        """Searches, then rounds (the lifecycle closes the run whatever happens)."""
-        req, store = self.req, life.store
+        """Known answers (untimed), then a first answer for every implementation, then the
+        other rounds while the budget lasts (the lifecycle closes the run whatever happens)."""
+        req = self.req
         clock0 = time.monotonic()
-        run_doc = life.begin(self._start(live, skipped))
+        self.store, self.run_doc = life.store, life.begin(self._start(live, skipped))
         verifier = Verifier(self.cat, vectors.load_all(self.cat), live, timeout=req.timeout)
         self.clock0, self.starts = clock0, {rt.id: rt.start_s for rt in live if rt.start_s}
         self.verified = Verified.of(verifier, live, req.reverify)
+        jit = {rt.id for rt in live if rt.compiles or rt.isolate}  # Java, Node.js
+        short = budget.short_call_s(self.spec, self.base, req.target_s)
+        plan = budget.Plan(req.time_budget_s, req.target_s, req.rounds, self.starts, jit, short)
         try:
-            self._searches(chosen)
-            self.verified.keep()
-            finals = self._store_unmeasured(store, run_doc, chosen)
-            finals = self._within_budget(store, run_doc, finals)
-            rounds = self._rounds(live, verifier, store, run_doc, finals)
-            self._in_rounds(rounds, [p for _, p in finals], "the chosen parameters")
-            self._second_look(rounds, store, run_doc, finals)
-            self._annotate(store, run_doc, finals)
+            self._verify_first(live, chosen)
+            self._start_first(chosen)
+            self._say_plan(plan, chosen)
+            answers = self._first_answers(plan, chosen)
+            self._later_rounds(plan, answers)
+            finals = [(a.search, a.prepared) for a in answers]
+            self._second_look(plan, answers)
+            self._annotate(self.store, self.run_doc, finals)
             self._say_unanswered()
         finally:
             self.verified.keep()
             self.console.print(self.verified.summary(), markup=False)
-            run_doc["calibration"]["wall_s"] = round(time.monotonic() - clock0, 1)
+            self.run_doc["calibration"]["wall_s"] = round(time.monotonic() - clock0, 1)
 
     def left_s(self) -> float:
         """Seconds of the time budget left."""
         return self.req.time_budget_s - (time.monotonic() - self.clock0)
 
-    def need_s(self, prepared: list[Prepared]) -> float:
-        """The rounds of these cases, by the one estimate (calibrate/budget.py)."""
-        starts, r = self.starts, self.req.rounds
-        return sum(
-            budget.rounds_s(p.case, (p.call_ns or self.target_ns) / 1e9, r, starts)
-            for p in prepared
-        )
+    def free_s(self) -> float:
+        """What an implementation may still take: the budget left but its margin."""
+        return self.left_s() - budget.MARGIN * self.req.time_budget_s
 
-    def _rounds(self, live, verifier, store, run_doc, finals) -> Rounds:
-        """The rounds: each round keeps budget.MIN_PER_ROUND one-call batches and no more, so
-        that they take what the estimate says (the interval comes from the rounds)."""
-        policy = sampling.Policy(
-            budget_s=0.0,
-            base_timeout_s=self.req.timeout,
-            slow_min_samples=budget.slow_floor(self.req.rounds),
-        )
-        by_id = {rt.id: rt for rt in live}
-        return Rounds(by_id, verifier, store, run_doc, policy, self.req.rounds, self.req.rounds)
-
-    def _second_look(self, rounds, store, run_doc, finals) -> None:
-        """calibrate/remeasure.py, where its rounds fit in what is left of the budget."""
-        fix = Remeasure(self.verdict, self.prepare, self.console)
-        again = [
-            (s, self._known(s, q, row), row)
-            for s, q, row in fix.candidates(self._rows(store, run_doc), finals)
-        ]
-        if again and self.need_s([q for _, q, _ in again]) > self.left_s():
-            names = ", ".join(s.impl.id for s, _, _ in again)
-            self.console.print(f"no time left for a second look at {names}", markup=False)
-            return
-        if again:
-            self._in_rounds(rounds, [q for _, q, _ in again], "a value expected nearer the target")
-            fix.keep_nearer(store, run_doc, self._rows(store, run_doc), again)
-
-    def _known(self, s: Search, q: Prepared, row: dict) -> Prepared:
-        """The other value's case with its call's expected duration (verdict.other_step: its
-        probe scaled to the rounds, else the scaling law), as the rounds and estimate use it."""
-        value = row["params"][self.spec.param]
-        other = self.verdict.other_step(s, value, row["median_ns"])
-        ns = other["ms"] * 1e6 if other else row["median_ns"]
-        return Prepared(q.seq, q.case, q.inputs, q.expected, q.verification, ns)
-
-    def _in_rounds(self, rounds: Rounds, prepared: list[Prepared], what: str) -> None:
-        if not prepared:  # nothing fitted: no rounds of fresh processes and drift probes
-            return
-        n, need = len(prepared), self.need_s(prepared)
+    def _verify_first(self, live, chosen) -> None:
+        """Every known answer the probes need, checked before anything is timed, the runtimes
+        asked in parallel (calibrate/verified.py): nothing is timed while verifying."""
+        t0 = time.monotonic()
+        ops = sorted({OF_OTHERS[s.operation] for _, s in chosen})
+        self.verified.recall(self.prim.id, {*ops, *(s.operation for _, s in chosen)})
+        pairs = [(s.impl, s.operation) for _, s in chosen]
+        if "hash" in ops:  # a maker's hash is verified by every verify (verify_elsewhere)
+            pairs += [(i, "verify") for i in self.verified.offering(self.prim.id, "verify")]
+        self.verified.own(self.prim.id, pairs)  # in parallel
+        for op in ops:  # a verify probe verifies one maker's hash (Agreement._verify); a
+            # derive asks second opinions, a hash every verify (Agreement.verify_elsewhere)
+            self.verified.consult(self.prim.id, op, one=op == "hash")
+        self.verified.keep()
+        for rt in live:
+            rt.stop()  # every first answer starts its own process (budget.first_s)
         self.console.print(
-            f"measuring {what}: {n} cases × {rounds.rounds} rounds, about {need:.0f} s "
-            f"({max(0.0, self.left_s()):.0f} s of the time budget left)",
+            f"known answers checked before timing in {time.monotonic() - t0:.1f} s "
+            f"({self.verified.checked()} checked, {len(self.verified.taken)} from the cache)",
             markup=False,
         )
-        with Progress(self.console, n * rounds.rounds, need) as progress:
-            rounds.on_step = progress.update
-            rounds.measure(prepared)
+
+    def _start_first(self, chosen) -> None:
+        """Each runtime's process for its first implementation's first answer, serving that
+        library only (hello's `only`), started before the plan, one at a time with nothing
+        else running: its start is the plan's process start for that runtime (the first
+        hello, of every library, is dearer)."""
+        for rt, s in chosen:
+            if rt.process is not None or rt.id in self.started:
+                continue
+            self.started.add(rt.id)
+            rt.stop((s.impl.library,))
+            t0 = time.monotonic()
+            rt.start()
+            if rt.process is not None:
+                self.starts[rt.id] = time.monotonic() - t0
+
+    def _say_plan(self, plan: budget.Plan, chosen) -> None:
+        if self.verified.taken and not self.verified.checked():  # a warm cache
+            plan.verify = 0
+        items = [(s.impl.id, s.impl.runtime_id) for _, s in chosen]
+        sched = plan.schedule(items, self.left_s())
+        spent = time.monotonic() - self.clock0
+        self.console.print(
+            f"about {spent + sched.seconds:.0f} s in all ({spent:.0f} s spent verifying; "
+            f"{sched.text(len(chosen), self.req.rounds)}; time budget "
+            f"{self.req.time_budget_s:.0f} s)",
+            markup=False,
+        )
+
+    def _drift(self, round_no: int) -> None:
+        self.run_doc["probes"].append({"round": round_no, **probe.measure(None)})
+        self.store.update_run(self.run_doc)
 
     def _start(self, live, skipped) -> dict:
         settings = {"time_budget_s": self.req.time_budget_s, "rounds": self.req.rounds, "pin": None}
@@ -274,81 +289,150 @@ class Calibration:
         }
         return run_doc
 
-    def _searches(self, chosen) -> None:
-        """Every implementation's search, in its own runner process, before any rounds; one
-        whose search and rounds no longer fit beside the rounds reserved for those before it
-        is not started (budget.Plan, budget.Unanswered)."""
-        ops = sorted({OF_OTHERS[s.operation] for _, s in chosen})
-        self.verified.recall(self.prim.id, {*ops, *(s.operation for _, s in chosen)})
-        for op in ops:  # the others' known answers probes ask for: before the plan counts
-            # a verify probe verifies one maker's hash (Agreement._verify); a derive asks
-            # second opinions, a hash every verify (Agreement.verify_elsewhere)
-            self.verified.consult(self.prim.id, op, one=op == "hash")
-        plan = budget.Plan(self.req.time_budget_s, self.req.target_s, self.req.rounds, self.starts)
-        for rt, s in chosen:
-            case = Case(s.impl, self.prim, s.operation, PASSWORD_LEN, self.base)
-            share = plan.admit(case, self.left_s())
-            if isinstance(share, budget.Unanswered):
-                self.unanswered.append(share)
+    def _first_answers(self, plan: budget.Plan, chosen) -> list[Answer]:
+        """Every implementation's search and round 1 (its probe at the chosen value), in the
+        order that takes every runtime once before any twice; one whose first answer no longer
+        fits is not started (budget.Unanswered). A search may take more than its first answer's
+        share (a neighbour probe) only where the first answers after it still fit."""
+        self._drift(1)
+        answers = []
+        firsts = [plan.first(s.impl.runtime_id) for _, s in chosen]
+        refine = REFINE_PROBES * probe_s(self.req.target_s, PROBE_CALLS)
+        for seq, (rt, s) in enumerate(chosen):
+            need, after = firsts[seq], sum(firsts[seq + 1 :])
+            if need > self.free_s():
+                u = budget.Unanswered(s.impl.id, need, "search and first round")
+                self._store_skipped(seq, s, u.text())
+                self.unanswered.append(u)
                 continue
-            self.console.print(
-                f"calibrating {s.impl.id} {self.prim.id} {s.operation} …", markup=False
-            )
-            self.searcher(rt).run(s, share)
-            rt.stop()  # one runner process per implementation's search
-            self.seq += 1
-            for p in s.probes:
-                self.console.print(
-                    f"  {self.spec.param}={p['value']}: {p['ns'] / 1e6:.1f} ms "
-                    f"(median of {p['calls']} calls)",
-                    markup=False,
-                )
-            if s.refused or s.failed:
-                self.console.print(f"  {s.refused or s.failed}", markup=False)
+            share = max(need, min(need + refine, self.free_s() - after))
+            a = self._first_answer(seq, rt, s, share)
+            if a is not None:
+                answers.append(a)
+                self.runtime_of[a.impl] = rt
+        return answers
 
-    def _store_unmeasured(self, store, run_doc, chosen) -> list[tuple[Search, Prepared]]:
-        """Refusals and failures are stored at once; the rest get fresh row numbers."""
-        finals = []
-        for seq, (_, s) in enumerate(chosen):
-            case = Case(s.impl, self.prim, s.operation, PASSWORD_LEN, self.base)
-            late = next((u for u in self.unanswered if u.impl == s.impl.id), None)
-            if late is not None:
-                row = results.skipped(case, late.text())
-            elif s.refused:
-                row = results.skipped(case, f"cannot take the parameter: {s.refused}")
-            elif s.failed:
-                row = results.failed(case, s.failed)
-            else:
-                p, ns = s.prepared, self.chosen_ns(s)
-                finals.append((s, Prepared(seq, p.case, p.inputs, p.expected, p.verification, ns)))
+    def _first_answer(self, seq: int, rt: Runtime, s: Search, share: float) -> Answer | None:
+        self.console.print(f"calibrating {s.impl.id} {self.prim.id} {s.operation} …", markup=False)
+        if rt.process is None or rt.only != (s.impl.library,):
+            rt.stop((s.impl.library,))  # a fresh process serving its library
+        self.searcher(rt).run(s, share)
+        for p in s.probes:
+            self.console.print(
+                f"  {self.spec.param}={p['value']}: {p['ns'] / 1e6:.1f} ms "
+                f"(median of {p['calls']} calls)",
+                markup=False,
+            )
+        if s.refused or s.failed:
+            self.console.print(f"  {s.refused or s.failed}", markup=False)
+            rt.stop()
+            self._store_skipped(seq, s, None)
+            return None
+        q = s.prepared
+        p = Prepared(seq, q.case, q.inputs, q.expected, q.verification, self.chosen_ns(s))
+        a = Answer(seq, s, p, rt.id, rt.compiles or rt.isolate)
+        first = from_probe(s, q.case.params[self.spec.param])
+        if first is not None:
+            a.rounds.append(first)
+            self.store.put_case(self.run_doc["id"], seq, a.row(self.req.rounds, self._tsc()))
+        else:  # the chosen probe was the short one: round 1 now, in the same process
+            self._rounds_of(a, rt, 1, 1, fresh_process=False)
+        rt.stop()  # one runner process per implementation's first answer
+        return a
+
+    def _rounds_of(self, a: Answer, rt: Runtime, first: int, n: int, fresh_process: bool):
+        """Rounds ``first`` … of ``a`` (calibrate/answer.py), its row stored again."""
+        case = a.prepared.case
+        fresh = (lambda: rt.stop(serves(case))) if fresh_process else (lambda: None)
+        try:
+            bench = bench_for(rt, a.prepared, [])
+            a.rounds += answer.measure(bench, fresh, first, n, a.call_ns(), a.jit, self.req.timeout)
+        except (RemoteError, RunnerFailure, VerifyError) as exc:
+            a.errors.append((first, round_error(exc)))
+        finally:
+            if fresh_process:
+                rt.stop()
+        self.store.put_case(self.run_doc["id"], a.seq, a.row(self.req.rounds, self._tsc()))
+
+    def _tsc(self):
+        return self.run_doc["machine"].get("tsc_hz")
+
+    def _later_rounds(self, plan: budget.Plan, answers: list[Answer]) -> None:
+        """Rounds 2…R of the answered implementations, cheapest first, while they fit; the
+        others keep their first round and say what the rest would need."""
+        if self.req.rounds <= 1 or not answers:
+            return
+        needs = sorted(
+            ((a, plan.later(a.runtime_id, a.call_ns() / 1e9)) for a in answers if a.rounds),
+            key=lambda x: x[1],
+        )
+        what = budget.later_what(self.req.rounds)
+        fits, _ = budget.fit([(a.impl, n) for a, n in needs], self.free_s())
+        left = f"{max(0.0, self.left_s()):.0f} s of the time budget left"
+        self.console.print(
+            f"measuring {what} of {len(fits)} of {len(needs)} implementations, cheapest "
+            f"first: about {sum(n for a, n in needs if a.impl in fits):.0f} s ({left})"
+            if fits
+            else f"no time left for {what} ({left})",
+            markup=False,
+        )
+        self._drift(2)
+        for a, need in needs:
+            if need > self.free_s():
+                self.unanswered.append(budget.Unanswered(a.impl, need, what))
                 continue
-            row["calibration"] = search_info(s)
-            store.put_case(run_doc["id"], seq, row)
-        return finals
+            self._rounds_of(a, self.runtime_of[a.impl], 2, self.req.rounds - 1, True)
+
+    def _second_look(self, plan: budget.Plan, answers: list[Answer]) -> None:
+        """calibrate/remeasure.py, for each implementation whose rounds of the other value
+        fit in what is left of the budget (else it says so)."""
+        fix = Remeasure(self.verdict, self.prepare, self.console)
+        by_impl = {a.impl: a for a in answers}
+        finals = [(a.search, a.prepared) for a in answers if a.rounds]
+        rows = self._rows(self.store, self.run_doc)
+        for s, q, row in fix.candidates(rows, finals):
+            a = by_impl[s.impl.id]
+            q = self._known(s, q, row)
+            need = plan.again(a.runtime_id, q.call_ns / 1e9)
+            if need > self.free_s():
+                self.unanswered.append(budget.Unanswered(a.impl, need, "second look"))
+                continue
+            value = q.case.params[self.spec.param]
+            self.console.print(
+                f"a second look at {a.impl}: {self.spec.param}={value} in "
+                f"{self.req.rounds} rounds, about {need:.0f} s",
+                markup=False,
+            )
+            other = Answer(q.seq, s, q, a.runtime_id, a.jit)
+            self._rounds_of(other, self.runtime_of[a.impl], 1, self.req.rounds, True)
+            fix.keep_nearer(
+                self.store, self.run_doc, self._rows(self.store, self.run_doc), [(s, q, row)]
+            )
+
+    def _known(self, s: Search, q: Prepared, row: dict) -> Prepared:
+        """The other value's case with its call's expected duration (verdict.other_step: its
+        probe scaled to the rounds, else the scaling law)."""
+        value = row["params"][self.spec.param]
+        other = self.verdict.other_step(s, value, row["median_ns"])
+        ns = other["ms"] * 1e6 if other else row["median_ns"]
+        return Prepared(q.seq, q.case, q.inputs, q.expected, q.verification, ns)
+
+    def _store_skipped(self, seq: int, s: Search, late: str | None) -> None:
+        """A search's refusal or failure, or no answer within the budget, stored at once."""
+        case = Case(s.impl, self.prim, s.operation, PASSWORD_LEN, self.base)
+        if late is not None:
+            row = results.skipped(case, late)
+        elif s.refused:
+            row = results.skipped(case, f"cannot take the parameter: {s.refused}")
+        else:
+            row = results.failed(case, s.failed)
+        row["calibration"] = search_info(s)
+        self.store.put_case(self.run_doc["id"], seq, row)
 
     def chosen_ns(self, s: Search) -> float:
-        """The chosen value's probe: the rounds know its call's duration (they skip the
-        sampler's calibration, sampling.known_slow)."""
+        """The chosen value's probe: the rounds know its call's duration."""
         value = s.prepared.case.params[self.spec.param]
         return next(p["ns"] for p in s.probes if p["value"] == value)
-
-    def _within_budget(self, store, run_doc, finals) -> list[tuple[Search, Prepared]]:
-        """The implementations whose rounds fit in what is left of the budget, in order; the
-        others are stored with the search's answer and what their rounds would need."""
-        needs = [(s.impl.id, self.need_s([p])) for s, p in finals]
-        taken, rest = budget.fit(needs, self.left_s())
-        self.unanswered += rest
-        late = {u.impl: u for u in rest}
-        for s, p in finals:
-            if s.impl.id not in late:
-                continue
-            u = late[s.impl.id]
-            probe = f"{self.spec.param}={p.case.params[self.spec.param]}"
-            why = f"{u.text()}; its search's nearest probe: {probe}, {p.call_ns / 1e6:.1f} ms"
-            row = results.skipped(p.case, why)
-            row["calibration"] = search_info(s)
-            store.put_case(run_doc["id"], p.seq, row)
-        return [(s, p) for s, p in finals if s.impl.id in taken]
 
     def _say_unanswered(self) -> None:
         for u in self.unanswered:

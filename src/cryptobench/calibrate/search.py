@@ -48,9 +48,10 @@ FIXED_PASSES = 0.5
 LAW_SLACK = 0.10  # a doubling step is probed unless the law puts it this much farther off
 
 
-def probe_s(call_s: float, calls: int) -> float:
-    """A probe's seconds: its verification, the request's untimed call and its timed calls."""
-    return (VERIFY_CALLS + 1 + calls) * call_s
+def probe_s(call_s: float, calls: int, verify: int = VERIFY_CALLS) -> float:
+    """A probe's seconds: its verification (``verify`` calls; none where the cache of verified
+    answers holds its case), the request's untimed call and its timed calls."""
+    return (verify + 1 + calls) * call_s
 
 
 @dataclass
@@ -64,6 +65,7 @@ class Search:
     failed: str | None = None
     stopped: str = ""  # why the search ended
     remeasured: list[dict] = field(default_factory=list)  # {value, ms, off}: both rounds runs
+    samples: dict[int, list[dict]] = field(default_factory=dict)  # a probe's timed calls
 
 
 class Refused(Exception):
@@ -153,7 +155,7 @@ class Searcher:
         timeout = max(self.timeout_s, 10 * expected * (calls + 1) / 1e9 + 5)
         samples = self.bench(p)(1, calls, timeout)
         per_call = [x["ns"] / x["iterations"] for x in samples]
-        s.tried[value] = p
+        s.tried[value], s.samples[value] = p, samples
         ns = float(statistics.median(per_call))
         return {"value": value, "ns": ns, "calls": len(per_call), "verification": p.verification}
 

@@ -8,6 +8,7 @@ kept; `--reverify` reads nothing from the cache and rewrites it (docs/methodolog
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from ..measure.case import Prepared
@@ -20,6 +21,7 @@ from ..verify.checks import Check
 from ..verify.verifier import Verifier
 
 KNOWN = "known answers"  # the cache key's tag of a known-answer check
+WORKERS = 2  # known answers checked at once: the two cores (nothing is timed meanwhile)
 
 
 @dataclass
@@ -62,18 +64,39 @@ class Verified:
         every implementation's (second opinions, every verify of a hash). A peer whose runner
         fails is no peer, as a second opinion that crashed is none (Agreement._second_opinions):
         recorded as failed for this run, so that no probe asks it again."""
-        peers = sorted(
-            (i for i in self.verifier.impls.values() if i.offers(prim_id, op)), key=lambda i: i.id
-        )
-        for impl in peers:
-            try:
-                ok = self.verifier.known_answers(impl, prim_id, op).ok
-            except RunnerFailure as exc:
-                why = f"known answer: runner {exc.kind}: {exc}"
-                self.verifier.take_answers((impl.id, prim_id, op), Check(False, why))
-                ok = False
-            if ok and one:
+        for impl in self.offering(prim_id, op):
+            if self._check(impl, prim_id, op) and one:
                 return
+
+    def offering(self, prim_id: str, op: str) -> list:
+        """The implementations offering ``op`` of ``prim_id``, by id."""
+        mine = (i for i in self.verifier.impls.values() if i.offers(prim_id, op))
+        return sorted(mine, key=lambda i: i.id)
+
+    def own(self, prim_id: str, pairs) -> None:
+        """Every (implementation, operation)'s own known answers, checked before anything is
+        timed, in parallel (WORKERS threads, one runtime's at a time on each): a probe's
+        verification then finds them checked. A runner that fails is recorded as failed, so
+        the implementation's probes fail verification and nothing of it is timed."""
+        by_runtime: dict[str, list] = {}
+        for impl, op in dict.fromkeys((i.id, op) for i, op in pairs):
+            by_runtime.setdefault(self.verifier.impls[impl].runtime_id, []).append((impl, op))
+
+        def work(items) -> None:
+            for impl, op in items:
+                self._check(self.verifier.impls[impl], prim_id, op)
+
+        with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+            for f in [pool.submit(work, items) for items in by_runtime.values()]:
+                f.result()
+
+    def _check(self, impl, prim_id: str, op: str) -> bool:
+        try:
+            return self.verifier.known_answers(impl, prim_id, op).ok
+        except RunnerFailure as exc:
+            why = f"known answer: runner {exc.kind}: {exc}"
+            self.verifier.take_answers((impl.id, prim_id, op), Check(False, why))
+            return False
 
     def keep(self) -> None:
         """The known answers this run checked and passed, for the next."""

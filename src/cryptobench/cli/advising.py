@@ -53,11 +53,15 @@ class Plan:
     known: dict = field(default_factory=dict)  # slow families' call seconds (passes.call_seconds)
 
     def seconds(self, cat, keys: list[tuple], per_case: float, rounds: int) -> float:
+        """What measuring ``keys`` should take: rounds.estimate over the cases the run will
+        measure, the keys' and each runtime's noop beside fast cases (measure/case.py)."""
         from ..advise.passes import cases_of
+        from ..measure.case import noop_cases
         from ..measure.rounds import estimate
 
         doc = {"run": {"implementations": self.here.implementations}}
         cases = cases_of(doc, keys, cat)
+        cases += noop_cases(cases)
         calls = {c.key: self.known.get((c.prim.id, c.operation)) for c in cases}
         calls = {k: v for k, v in calls.items() if v is not None}
         return estimate(
@@ -131,8 +135,8 @@ def two_passes(plan: Plan, cat, rank, size: int, opts: dict) -> list[dict]:
     if plan.first_pass():
         first = plan.seconds(cat, keys, passes.FIRST_PASS_S, passes.FIRST_PASS_ROUNDS)
         err.print(
-            f"first pass: {len(keys)} cases × 1 short round, about {first:.0f} s "
-            f"(budget {plan.budget_s:.0f} s)",
+            f"first pass: {len(keys)} cases × 1 short round, about {first:.0f} s of measuring "
+            f"(budget {plan.budget_s:.0f} s), after verifying what the cache lacks",
             markup=False,
         )
         docs = measure(keys, size, opts, passes.FIRST_PASS_ROUNDS, passes.FIRST_PASS_S)

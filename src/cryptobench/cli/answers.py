@@ -124,18 +124,28 @@ def _stored(sources, runs: list[dict], primitives: set[str]) -> dict:
     return {**docs[-1], "run": run, "results": merge(docs)}
 
 
-def _lacking(base, miss, opts) -> bool:
-    """Says what the run lacks; False with --no-measure (ranked without them)."""
+def _listed(keys: list[tuple]) -> str:
+    shown = ", ".join(f"{k[0]} {k[1]} {k[2]}" for k in keys[:6])
+    return f"{len(keys)} cases ({shown}{f' and {len(keys) - 6} more' if len(keys) > 6 else ''})"
+
+
+def _lacking(base, miss, could, opts) -> bool:
+    """Says what the run lacks; False with --no-measure (ranked without them) and where none
+    of it ``could`` change the answer (advise/passes.could_win: not measured)."""
     which = f"run {base['run']['id'][:8]}" if base else "the store"
-    shown = ", ".join(f"{k[0]} {k[1]} {k[2]}" for k in miss[:6])
-    more = f" and {len(miss) - 6} more" if len(miss) > 6 else ""
-    if not opts["measure"]:
+    if not could:
         err.print(
-            f"{which} lacks {len(miss)} cases ({shown}{more}); --no-measure: ranked without them",
+            f"{which} lacks {_listed(miss)} that cannot change this answer (the use's "
+            "algorithm order ranks what is stored first): not measured",
             markup=False,
         )
         return False
-    err.print(f"{which} lacks {len(miss)} cases this answer needs ({shown}{more})", markup=False)
+    if not opts["measure"]:
+        err.print(f"{which} lacks {_listed(miss)}; --no-measure: ranked without them", markup=False)
+        return False
+    rest = len(miss) - len(could)
+    rest = f"; {rest} more cannot change it, not measured" if rest else ""
+    err.print(f"{which} lacks {_listed(could)} this answer needs{rest}", markup=False)
     return True
 
 
@@ -143,28 +153,32 @@ def _measure(base, ctx, opts) -> list[dict]:
     """The cases the answer needs and no run has, only those that could still win
     (advise/passes.py), in two passes within --budget (cli/advising.py)."""
     from ..advise import missing as advise_missing
-
-    cat, pol, use, size, runtimes, bits = ctx
-    if base is not None:
-        keys = advise_missing.needed(base, cat, pol, use.name, size, runtimes, bits)
-        miss = advise_missing.missing([base], keys, use.operations)
-        if not miss or not _lacking(base, miss, opts):
-            return []  # answered from the store: no runner, no measuring stack imported
     from ..advise import passes
     from ..advise import rank as advise_mod
-    from . import advising
 
-    found = advising.here(runtimes)
-    doc = base or {"run": {"implementations": found.implementations}, "results": []}
-    if base is None:
-        miss = advise_missing.needed(doc, cat, pol, use.name, size, runtimes, bits)
+    cat, pol, use, size, runtimes, bits = ctx
     before = [base] if base else []
 
     def rank(docs):
         return advise_mod.rank(before + docs, cat, pol, use.name, size, runtimes, bits)
 
-    ranked = [e.row for e in rank([]).ranking] if base else []
-    miss = passes.could_win(use, miss, ranked)
+    if base is not None:
+        keys = advise_missing.needed(base, cat, pol, use.name, size, runtimes, bits)
+        miss = advise_missing.missing([base], keys, use.operations)
+        if not miss:
+            return []  # answered from the store: no runner, no measuring stack imported
+        could = passes.could_win(use, miss, [e.row for e in rank([]).ranking])
+        if not _lacking(base, miss, could, opts):
+            return []  # … nor where what it lacks cannot change the answer
+        miss = could
+    from . import advising
+
+    found = advising.here(runtimes)
+    doc = base or {"run": {"implementations": found.implementations}, "results": []}
+    if base is None:
+        miss = passes.could_win(
+            use, advise_missing.needed(doc, cat, pol, use.name, size, runtimes, bits), []
+        )
     known = passes.call_seconds(doc.get("results", []), cat)
     plan = advising.Plan(miss, opts["rounds"], opts["budget"], found, known)
     return advising.two_passes(plan, cat, rank, size, {**opts, "command": _command()})

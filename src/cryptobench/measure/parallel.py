@@ -26,7 +26,7 @@ from ..stats import per_op
 from ..stats.scaling import overlap, scaling
 from ..store.sqlite import RunStore
 from ..verify.verifier import VerifyError
-from .case import Prepared, bench_request
+from .case import Prepared, bench_request, serves
 
 OVERLAP_FLAG = 0.9  # timed windows that ran together less than this are flagged
 EFFICIENCY_FLAG = 1.1  # N workers faster each than one alone: not believable, flagged
@@ -77,11 +77,19 @@ def _bench(
     return [check_samples(s, iterations, batches) for s in per_thread]
 
 
+def _worker(base: Runtime, p: Prepared, cpu: int | str) -> Runtime:
+    """A fresh process of ``base``'s runtime pinned to ``cpu``, as a round's group process is
+    started: a brief hello (the runtime is described) naming the one library it serves
+    (``only``, docs/protocol.md), so a lazily loading runner loads that library alone."""
+    w = Runtime(base.spec, features_off=base.features_off, cpu=cpu, only=serves(p.case))
+    w.info, w.implementations = base.info, base.implementations
+    return w
+
+
 def threads_round(base: Runtime, cpus: list[int], p: Prepared, plan: Plan):
     """One fresh process allowed ``cpus``, its N threads warmed up, then timed together
     (the runner's own barrier). Returns (samples per thread, None)."""
-    w = Runtime(base.spec, features_off=base.features_off, cpu=",".join(map(str, cpus)))
-    w.info, w.implementations = base.info, base.implementations
+    w = _worker(base, p, ",".join(map(str, cpus)))
     n = len(cpus)
     try:
         _bench(w, p, plan.iterations, plan.warmup_batches, plan.timeout, n)
@@ -116,11 +124,7 @@ def together(workers: list[Runtime], job) -> list[tuple[object, int, int]]:
 def one_round(base: Runtime, cpus: list[int], p: Prepared, plan: Plan):
     """N fresh processes, warmed up together, timed together. Returns (samples per worker,
     overlap) or raises the first worker's error."""
-    workers = []
-    for cpu in cpus:
-        w = Runtime(base.spec, features_off=base.features_off, cpu=cpu)
-        w.info, w.implementations = base.info, base.implementations  # brief hello
-        workers.append(w)
+    workers = [_worker(base, p, cpu) for cpu in cpus]
     try:
         for w in workers:
             w.ensure()

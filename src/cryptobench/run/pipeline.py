@@ -3,6 +3,7 @@ renders. Each step is one module (plan, session, measure, rounds, store, results
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -285,7 +286,9 @@ def _verify(verifier, cases, not_offered, ctx, seq: int) -> tuple[list[Prepared]
     todo = list(enumerate(noop_cases(cases) + cases, start=seq))
     cache = Cache(enabled=not req.reverify)
     fps = Fingerprints.of(list(verifier.runtimes.values()))
+    t0 = time.monotonic()
     got_all = prepare_all(verifier, todo, req.seed, cache, fps)
+    took = time.monotonic() - t0  # not in the rounds' estimate: said here, where it was spent
     prepared = []
     for n, case in todo:
         got = got_all[n]
@@ -300,5 +303,5 @@ def _verify(verifier, cases, not_offered, ctx, seq: int) -> tuple[list[Prepared]
             f"{case.size}: {what} {got['error']}",
             markup=False,
         )
-    console.print(cache.summary(), markup=False)
+    console.print(f"{cache.summary()} in {took:.1f} s", markup=False)
     return prepared, seq + len(todo)

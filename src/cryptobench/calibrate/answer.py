@@ -1,0 +1,114 @@
+"""An implementation's answer in rounds, as `calibrate` measures it (docs/methodology.md,
+"calibrate"): round 1 is the search's probe at the chosen value (its calls, verified and timed,
+are kept, not thrown away); the other rounds follow once every implementation has its first
+answer. A call of a password hash at the target (≥ 100 ms) dwarfs what a process adds to it on
+a runtime without a JIT, so those rounds run in one fresh process, one request whose calls are
+split into rounds; a JIT runtime (Java, Node.js) gets a fresh process per round, its first
+timed call warm-up. Every request's output is the verified one (measure.case.bench_for).
+
+Given how to get a bench and how to start a fresh process, so the tests run it on fakes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .. import stats
+from ..measure import sampling
+from ..measure.case import Prepared
+from ..measure.rounds import round_entry
+from ..results import document as results
+from .budget import JIT_DROP, MIN_PER_ROUND
+from .search import Search
+
+SLOW_PRECISION = sampling.Policy().slow_precision
+FROM_PROBE = "the search's probe at the chosen value: round 1"
+ONE_PROCESS = "rounds 2 on in one fresh process (no JIT), one request split into rounds"
+FRESH = f"a fresh process; its first {JIT_DROP} timed call is the JIT's warm-up"
+
+
+def as_round(r: int, calls: list[dict], warm: list[dict], why: str) -> dict:
+    """A round entry (measure/rounds.round_entry) from one-call batches."""
+    per_op = [c["ns"] / c["iterations"] for c in calls]
+    m = sampling.Measurement(
+        samples=calls,
+        warmup=warm,
+        iterations=1,
+        ci=stats.median_ci(per_op),
+        target=SLOW_PRECISION,
+        stop_reason=why,
+        slow=True,
+        elapsed_s=sum(c["ns"] for c in warm + calls) / 1e9,
+        warmup_reason=why if warm else "",
+    )
+    return round_entry(r, m)
+
+
+def from_probe(s: Search, value: int) -> dict | None:
+    """Round 1 from the chosen value's probe, where it had a round's calls."""
+    calls = s.samples.get(value) or []
+    if len(calls) < MIN_PER_ROUND:
+        return None
+    return as_round(1, list(calls), [], FROM_PROBE)
+
+
+def timeout_s(call_ns: float, calls: int, base_s: float) -> float:
+    return max(base_s, 10 * call_ns * (calls + 1) / 1e9 + 5)
+
+
+def measure(
+    bench: sampling.Bench,
+    fresh: Callable[[], None],
+    first: int,
+    n: int,
+    call_ns: float,
+    jit: bool,
+    base_timeout_s: float = 60.0,
+) -> list[dict]:
+    """Rounds ``first`` … ``first + n − 1`` (budget.rounds_s is their arithmetic)."""
+    k = MIN_PER_ROUND
+    if n <= 0:
+        return []
+    if not jit:
+        fresh()
+        got = bench(1, n * k, timeout_s(call_ns, n * k, base_timeout_s))
+        return [as_round(first + i, got[i * k : (i + 1) * k], [], ONE_PROCESS) for i in range(n)]
+    out = []
+    for i in range(n):
+        fresh()
+        got = bench(1, JIT_DROP + k, timeout_s(call_ns, JIT_DROP + k, base_timeout_s))
+        out.append(as_round(first + i, got[JIT_DROP:], got[:JIT_DROP], FRESH))
+    return out
+
+
+@dataclass
+class Answer:
+    """One implementation's answer so far: its search, the chosen case, its rounds."""
+
+    seq: int
+    search: Search
+    prepared: Prepared
+    runtime_id: str
+    jit: bool
+    rounds: list[dict] = field(default_factory=list)
+    errors: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def impl(self) -> str:
+        return self.search.impl.id
+
+    def call_ns(self) -> float:
+        """The chosen value's call: its rounds' median so far, else its probe."""
+        if self.rounds:
+            return sorted(r["median_ns"] for r in self.rounds)[len(self.rounds) // 2]
+        return float(self.prepared.call_ns or 0.0)
+
+    def row(self, planned: int, tsc_hz) -> dict:
+        """The stored row of its rounds so far."""
+        p = self.prepared
+        if not self.rounds:
+            why = "; ".join(f"round {r}: {e}" for r, e in self.errors) or "not measured"
+            return results.failed(p.case, why, p.verification)
+        ctx = {"tsc_hz": tsc_hz, "errors": self.errors}
+        return results.measured(p.case, self.rounds, planned, p.verification, ctx)
