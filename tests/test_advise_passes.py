@@ -134,6 +134,29 @@ def test_the_plan_s_estimate_is_the_run_estimate_of_its_cases(cat):
     assert want > 3 * plan.here.starts["go"]  # a process start per round, and the calls
 
 
+def test_a_call_verified_here_is_the_estimates_call_for_its_case(cat, tmp_path, monkeypatch):
+    from cryptobench.measure.rounds import estimate
+    from cryptobench.measure.verified import case_key
+    from cryptobench.verify.cache import Cache, Fingerprints
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    d = doc()
+    params = json.dumps(cat.resolve_params(cat.get("argon2id"), {}, "verify"), sort_keys=True)
+    keys = [("go/x-crypto", "argon2id", "verify", 8, params)]
+    plan = _plan(cat, keys)
+    (case,) = passes.cases_of(d, keys, cat)
+    fps = Fingerprints("data", {"go/x-crypto": "g"}, {"argon2id": {"go/x-crypto"}})
+    plan.here.fingerprints = fps
+    stored = plan.seconds(cat, keys, 1.0, 3)  # nothing verified yet: the stored family's call
+    Cache().put(case_key(fps, case), {"call_ns": 7e6, "inputs": {}, "expected": {}})
+    want = estimate([case], 1.0, 3, set(), plan.here.starts, 3, set(), {case.key: 7e-3})
+    assert plan.seconds(cat, keys, 1.0, 3) == pytest.approx(want)
+    assert want < stored  # 7 ms verified here against the stored family's 31 ms
+    other = Fingerprints("data", {"go/x-crypto": "changed"}, {"argon2id": {"go/x-crypto"}})
+    plan.here.fingerprints = other  # the runner changed: that call is no longer known
+    assert plan.seconds(cat, keys, 1.0, 3) == pytest.approx(stored)
+
+
 def test_advise_reads_its_own_runs_back_with_the_run_they_completed(tmp_path):
     from tests.conftest import cli
 

@@ -9,6 +9,7 @@ implementation."""
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 
 import pytest
 
@@ -178,6 +179,7 @@ def test_every_implementation_is_searched_before_any_rounds(kdf_runner):  # noqa
     plan = [x for x in lines if x.startswith("about ") and "in all" in x]
     assert plan and lines.index(plan[0]) < min(searched)  # the estimate, before any timing
     rows = [r for r in _rows(res) if r["status"] == "ok"]
+    # the 2 planned rounds: the fake's calls agree exactly, so nothing is narrowed
     assert rows and all(len(r["rounds"]) == 2 for r in rows)
 
 
@@ -227,3 +229,76 @@ def test_a_warm_cache_plans_no_verification_calls():
     assert cold.first("c") - warm.first("c") == pytest.approx(
         budget.VERIFY_CALLS * (0.005 + CALL_S)
     )
+
+
+def _answer(impl: str, per_round: list[list[float]]) -> answer.Answer:
+    """An answered implementation whose rounds took these calls (seconds)."""
+    s = Search(Implementation(impl, impl.split("/")[0], impl.split("/")[1], "1", {}, {}), "verify")
+    a = answer.Answer(0, s, FakePrepared(1), impl.split("/")[0], False)
+    for r, calls in enumerate(per_round, start=1):
+        a.rounds.append(
+            answer.as_round(r, [{"iterations": 1, "ns": c * 1e9} for c in calls], [], "")
+        )
+    return a
+
+
+class _Narrowing:
+    """What Calibration._narrow uses of its instance: the budget left on a fake clock, and
+    rounds that come out at ``next_call(impl)`` seconds a call (None: the round fails)."""
+
+    def __init__(self, left_s: float, next_call):
+        self.req = type("Req", (), {"rounds": 3})()
+        self.looked, self.left, self.next_call, self.log = set(), left_s, next_call, []
+        self.console = type("Console", (), {"print": lambda *a, **k: None})()
+        self.runtime_of = defaultdict(lambda: None)  # _rounds_of below needs no runtime
+
+    def free_s(self) -> float:
+        return self.left
+
+    def _rounds_of(self, a, rt, first, n, fresh_process):
+        self.log.append((a.impl, first))
+        call = self.next_call(a.impl)
+        self.left -= 1 + 4 * CALL_S
+        if call is not None:
+            calls = [{"iterations": 1, "ns": call * 1e9}] * budget.MIN_PER_ROUND
+            a.rounds.append(answer.as_round(first, calls, [], ""))
+
+
+def test_the_budget_left_narrows_the_widest_rows_fewest_rounds_first():
+    from cryptobench.calibrate.command import Calibration
+
+    steady = _answer("c/steady", [[0.250] * 3] * 3)  # ±0: no more rounds
+    wide = _answer("c/wide", [[0.230] * 3, [0.270] * 3, [0.250] * 3])
+    wider = _answer("c/wider", [[0.200] * 3, [0.300] * 3, [0.250] * 3])
+    assert steady.half_width() <= budget.NARROW < wide.half_width() < wider.half_width()
+    plan = budget.Plan(60.0, CALL_S, 3, {"c": 0.0})
+    fake = _Narrowing(6.0, lambda impl: 0.250)
+    Calibration._narrow(fake, plan, [steady, wide, wider])
+    # the widest first, then the other (now fewer rounds), alternating while the budget lasts
+    assert fake.log[:2] == [("c/wider", 4), ("c/wide", 4)]
+    assert "c/steady" not in {i for i, _ in fake.log}
+    assert fake.left >= 0 and all(len(a.rounds) <= budget.MAX_ROUNDS for a in (wide, wider))
+    assert plan.one_more("c", CALL_S) == pytest.approx(budget.rounds_s(1, CALL_S, 0.0, False))
+
+
+def test_narrowing_stops_at_max_rounds_and_after_a_failed_round():
+    from cryptobench.calibrate.command import Calibration
+
+    noisy = _answer("c/noisy", [[0.200] * 3, [0.300] * 3, [0.250] * 3])
+    calls = iter([0.18, 0.32] * 10)
+    fake = _Narrowing(1000.0, lambda impl: next(calls))
+    Calibration._narrow(fake, budget.Plan(2000.0, CALL_S, 3, {"c": 0.0}), [noisy])
+    assert len(noisy.rounds) == budget.MAX_ROUNDS  # still wide, but no more than a run's rounds
+    failing = _answer("c/failing", [[0.200] * 3, [0.300] * 3, [0.250] * 3])
+    fake = _Narrowing(1000.0, lambda impl: None)
+    Calibration._narrow(fake, budget.Plan(2000.0, CALL_S, 3, {"c": 0.0}), [failing])
+    assert fake.log == [("c/failing", 4)]  # one failed round: not asked again
+
+
+def test_the_plan_says_how_much_narrowing_the_budget_leaves():
+    plan = budget.Plan(60.0, CALL_S, 3, {"c": 0.01})
+    got = plan.schedule([("c/a", "c"), ("c/b", "c")], 60.0)
+    allowance = (budget.MAX_ROUNDS - 3) * 2 * plan.one_more("c", CALL_S)
+    room = 60.0 - plan.kept_s() - got.seconds
+    assert got.narrowing == pytest.approx(min(allowance, room))
+    assert "more rounds for rows wider than ±5%" in got.text(2, 3)

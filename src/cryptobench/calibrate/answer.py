@@ -111,4 +111,14 @@ class Answer:
             why = "; ".join(f"round {r}: {e}" for r, e in self.errors) or "not measured"
             return results.failed(p.case, why, p.verification)
         ctx = {"tsc_hz": tsc_hz, "errors": self.errors}
+        planned = max(planned, len(self.rounds))  # narrowing may add rounds (command._narrow)
         return results.measured(p.case, self.rounds, planned, p.verification, ctx)
+
+    def half_width(self) -> float:
+        """Its interval's half-width over its median, as its row states it (results.measured's
+        stats.rounds_ci; inf: no rounds)."""
+        if not self.rounds:
+            return float("inf")
+        keys = ("median_ns", "ci_low_ns", "ci_high_ns")
+        ci = stats.rounds_ci(*([r[k] for r in self.rounds] for k in keys))
+        return (ci.high - ci.low) / 2 / ci.median

@@ -33,6 +33,8 @@ MIN_PER_ROUND = PROBE_CALLS  # one-call batches a round keeps: a probe's calls a
 JIT_DROP = 1  # a JIT round's first timed call, in its fresh process, is warm-up
 MARGIN = 0.05  # of the budget, kept for what no estimate covers (opening the run, the table)
 DRIFT_PROBES = 2  # the drift probe: before the first answers, before the other rounds
+NARROW = 0.05  # a row whose interval is wider than ±5% may get more rounds while budget is left
+MAX_ROUNDS = 8  # … up to this many (measure/rounds.ROUNDS, a `run`'s rounds)
 
 
 def short_call_s(spec, params: dict, target_s: float) -> float:
@@ -94,12 +96,19 @@ class Schedule:
     first: list[str] = field(default_factory=list)  # implementations answered, in order
     refined: list[str] = field(default_factory=list)  # … that also get their other rounds
     unanswered: list[Unanswered] = field(default_factory=list)
-    seconds: float = 0.0
+    seconds: float = 0.0  # first answers, other rounds and drift probes; narrowing in its own
+    narrowing: float = 0.0  # more rounds for rows wider than ±NARROW, at most what is left
 
     def text(self, n: int, rounds: int) -> str:
+        more = (
+            f", then up to {self.narrowing:.0f} s of more rounds for rows wider than "
+            f"±{100 * NARROW:.0f}%"
+            if self.narrowing >= 1
+            else ""
+        )
         return (
             f"plan: a first answer for {len(self.first)} of {n} implementations, all "
-            f"{rounds} rounds for {len(self.refined)}: about {self.seconds:.0f} s"
+            f"{rounds} rounds for {len(self.refined)}: about {self.seconds:.0f} s{more}"
         )
 
 
@@ -127,6 +136,10 @@ class Plan:
         """Rounds 2…R of an answered implementation."""
         return rounds_s(self.rounds - 1, call_s, start_of(self.starts, rid), rid in self.jit)
 
+    def one_more(self, rid: str, call_s: float) -> float:
+        """One more round of an answered implementation (narrowing its interval)."""
+        return rounds_s(1, call_s, start_of(self.starts, rid), rid in self.jit)
+
     def again(self, rid: str, call_s: float) -> float:
         """All R rounds of another value (the second look)."""
         return rounds_s(self.rounds, call_s, start_of(self.starts, rid), rid in self.jit)
@@ -148,6 +161,10 @@ class Plan:
         out.refined, out.unanswered = taken, out.unanswered + rest
         out.seconds = sum(self.first(rid_of[i]) for i in out.first)
         out.seconds += sum(dict(needs)[i] for i in taken) + DRIFT_PROBES * PROBE_S
+        more = (MAX_ROUNDS - self.rounds) * sum(
+            self.one_more(rid_of[i], self.target_s) for i in taken
+        )
+        out.narrowing = max(0.0, min(more, left_s - self.kept_s() - out.seconds))
         return out
 
 

@@ -88,6 +88,7 @@ class Calibration:
         self.seq = 0
         self.clock0, self.starts = time.monotonic(), {}
         self.unanswered: list[budget.Unanswered] = []
+        self.looked: set[str] = set()  # implementations that got a second look
         self.verified: Verified | None = None  # the cache of verified answers (_measure)
         self.store: RunStore | None = None
         self.run_doc: dict = {}
@@ -200,6 +201,7 @@ class Calibration:
             self._later_rounds(plan, answers)
             finals = [(a.search, a.prepared) for a in answers]
             self._second_look(plan, answers)
+            self._narrow(plan, answers)
             self._annotate(self.store, self.run_doc, finals)
             self._say_unanswered()
         finally:
@@ -259,7 +261,8 @@ class Calibration:
         sched = plan.schedule(items, self.left_s())
         spent = time.monotonic() - self.clock0
         self.console.print(
-            f"about {spent + sched.seconds:.0f} s in all ({spent:.0f} s spent verifying; "
+            f"about {spent + sched.seconds + sched.narrowing:.0f} s in all ({spent:.0f} s "
+            "spent verifying; "
             f"{sched.text(len(chosen), self.req.rounds)}; time budget "
             f"{self.req.time_budget_s:.0f} s)",
             markup=False,
@@ -403,11 +406,42 @@ class Calibration:
                 f"{self.req.rounds} rounds, about {need:.0f} s",
                 markup=False,
             )
+            self.looked.add(a.impl)
             other = Answer(q.seq, s, q, a.runtime_id, a.jit)
             self._rounds_of(other, self.runtime_of[a.impl], 1, self.req.rounds, True)
             fix.keep_nearer(
                 self.store, self.run_doc, self._rows(self.store, self.run_doc), [(s, q, row)]
             )
+
+    def _narrow(self, plan: budget.Plan, answers: list[Answer]) -> None:
+        """While the budget lasts, one more round at a time for an answered row whose interval is
+        wider than ±NARROW (all its planned rounds measured, no second look taken), the one with
+        the fewest rounds first, then the widest, up to MAX_ROUNDS rounds: the budget left buys
+        precision where it is missing."""
+        done: set[str] = set(self.looked)
+        while True:
+            wide = [
+                (a.half_width(), a)
+                for a in answers
+                if a.impl not in done and self.req.rounds <= len(a.rounds) < budget.MAX_ROUNDS
+            ]
+            fits = [
+                (hw, a)
+                for hw, a in wide
+                if hw > budget.NARROW
+                and plan.one_more(a.runtime_id, a.call_ns() / 1e9) <= self.free_s()
+            ]
+            if not fits:
+                return
+            hw, a = max(fits, key=lambda x: (-len(x[1].rounds), x[0]))  # fewest, then widest
+            before = len(a.rounds)
+            self.console.print(
+                f"one more round of {a.impl} (±{100 * hw:.1f}% after {before} rounds)",
+                markup=False,
+            )
+            self._rounds_of(a, self.runtime_of[a.impl], before + 1, 1, True)
+            if len(a.rounds) == before:
+                done.add(a.impl)  # its round failed: not again
 
     def _known(self, s: Search, q: Prepared, row: dict) -> Prepared:
         """The other value's case with its call's expected duration (verdict.other_step: its
