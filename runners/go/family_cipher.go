@@ -43,6 +43,35 @@ func hmacOp(newHash func() hash.Hash) builder {
 	}
 }
 
+// hmacVerifyOp: the tag computed as hmacOp computes it (fresh_context alike), then
+// hmac.Equal (constant time; a tag of another length is not equal) → "ok" or auth_failed.
+func hmacVerifyOp(newHash func() hash.Hash) builder {
+	mac := hmacOp(newHash)
+	return func(in inputs, p *params) (prepared, error) {
+		tag, err := in.get("tag")
+		pc, err2 := mac(in, p)
+		if err := firstError(err, err2); err != nil {
+			return prepared{}, err
+		}
+		sum := pc.run
+		return prepared{run: func() ([]byte, error) {
+			got, err := sum()
+			if err != nil {
+				return nil, err
+			}
+			if !hmac.Equal(got, tag) {
+				return nil, errAuth
+			}
+			return okOutput, nil
+		}}, nil
+	}
+}
+
+// hmacOps is the table entry of an HMAC: mac and verify over one hash.
+func hmacOps(newHash func() hash.Hash) map[string]builder {
+	return map[string]builder{"mac": hmacOp(newHash), "verify": hmacVerifyOp(newHash)}
+}
+
 // newKeyed builds a block cipher or AEAD from a key; errors are the library's.
 type newKeyed[T any] func(key []byte) (T, error)
 

@@ -157,3 +157,45 @@ func TestErrorsKeepServing(t *testing.T) {
 		}
 	}
 }
+
+// RFC 4231, test case 2: HMAC-SHA-256 of "what do ya want for nothing?" under "Jefe".
+const rfc4231Key, rfc4231Msg, rfc4231Tag = "4a656665",
+	"7768617420646f2079612077616e7420666f72206e6f7468696e673f",
+	"5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+
+func hmacVerify(t *testing.T, op, tag string, fresh bool) map[string]any {
+	t.Helper()
+	req := map[string]any{"id": 1, "op": op, "impl": "stdlib", "primitive": "hmac-sha256",
+		"operation": "verify", "inputs": map[string]string{"key": rfc4231Key, "msg": rfc4231Msg, "tag": tag},
+		"params": map[string]bool{"fresh_context": fresh}, "iterations": 3, "batches": 2}
+	return serveJSON(t, string(mustMarshal(t, req)))
+}
+
+// verify answers "ok" for the RFC's tag (compute and bench, reused and fresh key) and
+// auth_failed for a tag flipped at either end, truncated, empty or too long; non-hex is a
+// bad request.
+func TestHMACVerify(t *testing.T) {
+	flip := func(i int) string {
+		b, _ := hex.DecodeString(rfc4231Tag)
+		b[i] ^= 1
+		return hex.EncodeToString(b)
+	}
+	refused := []string{flip(0), flip(31), rfc4231Tag[:32], "", rfc4231Tag + "00"}
+	for _, fresh := range []bool{false, true} {
+		for _, op := range []string{"compute", "bench"} {
+			if r, _ := hmacVerify(t, op, rfc4231Tag, fresh)["result"].(map[string]any); r == nil || r["output"] != "ok" {
+				t.Errorf("%s fresh=%v: %v, want ok", op, fresh, r)
+			}
+		}
+		for _, tag := range refused {
+			if e, _ := hmacVerify(t, "compute", tag, fresh)["error"].(map[string]any); e == nil || e["kind"] != kindAuthFailed {
+				t.Errorf("tag %q fresh=%v: %v, want auth_failed", tag, fresh, e)
+			}
+		}
+	}
+	for _, tag := range []string{"abc", "zz"} {
+		if e, _ := hmacVerify(t, "compute", tag, false)["error"].(map[string]any); e == nil || e["kind"] != kindBadRequest {
+			t.Errorf("tag %q: %v, want bad_request", tag, e)
+		}
+	}
+}

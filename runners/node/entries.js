@@ -55,18 +55,42 @@ export function digest(make, { params = {}, native, async = false } = {}) {
 // keyed(key) -> (msg) => tag, made once (may return a Promise);
 // oneShot(key, msg) -> tag is the fresh_context path (asyncFresh: it returns a Promise).
 // `async`: both paths return Promises (WebCrypto).
-export function mac({ keyed, oneShot, reusesKey = true, asyncFresh = false, async = false, native }) {
+// The operation `verify` (inputs key, msg, tag) is offered with either `verify`, the
+// library's own check {keyed(key) -> (msg, tag) => bool, oneShot(key, msg, tag) -> bool}
+// (as async as the mac paths), or `equal(computed, tag) -> bool`, the library's
+// constant-time comparison run on the tag the (synchronous) mac paths compute.
+export function mac({
+  keyed,
+  oneShot,
+  verify,
+  equal,
+  reusesKey = true,
+  asyncFresh = false,
+  async = false,
+  native,
+}) {
+  const check = verify ?? (equal ? compared(keyed, oneShot, equal) : undefined);
   return {
     kind: "mac",
-    operations: ["mac"],
+    operations: check ? ["mac", "verify"] : ["mac"],
     params: {},
     keyed,
     oneShot,
+    verify: check,
     reusesKey,
     asyncFresh: asyncFresh || async,
     async,
     native,
   };
+}
+
+// verify from the mac paths: the tag computed as `mac` does, then `equal` on it.
+function compared(keyed, oneShot, equal) {
+  const fromKeyed = (key) => {
+    const fn = keyed(key);
+    return (msg, tag) => equal(fn(msg), tag);
+  };
+  return { keyed: keyed && fromKeyed, oneShot: (key, msg, tag) => equal(oneShot(key, msg), tag) };
 }
 
 // make(key) -> {encrypt(nonce, msg), decrypt(nonce, ct)}.

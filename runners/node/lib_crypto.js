@@ -27,8 +27,11 @@ function xof(name) {
 }
 
 // Node has no keyed HMAC state to reuse: one Hmac object per message.
+// verify: the same HMAC, then crypto.timingSafeEqual (it throws on unequal lengths,
+// so another length is refused first: auth_failed).
 const hmacSha256 = mac({
   oneShot: (key, msg) => crypto.createHmac("sha256", key).update(msg).digest(),
+  equal: (computed, tag) => computed.length === tag.length && crypto.timingSafeEqual(computed, tag),
   reusesKey: false,
   native: "createHmac('sha256')",
 });

@@ -4,6 +4,7 @@
 
 import { ctr, gcm, gcmsiv } from "@noble/ciphers/aes.js";
 import { chacha20poly1305, xchacha20poly1305 } from "@noble/ciphers/chacha.js";
+import { equalBytes } from "@noble/ciphers/utils.js";
 import { argon2i, argon2id } from "@noble/hashes/argon2.js";
 import { blake2b, blake2s } from "@noble/hashes/blake2.js";
 import { blake3 } from "@noble/hashes/blake3.js";
@@ -40,12 +41,15 @@ function xof(fn, native) {
 }
 
 // The keyed HMAC state (inner/outer pads absorbed) is made once and cloned per message.
+// verify: the same HMAC, then @noble/ciphers' equalBytes, the constant-time comparison
+// noble exports (false for another length); @noble/hashes exports none.
 const hmacSha256 = mac({
   keyed: (key) => {
     const base = hmac.create(sha256, key);
     return (msg) => base.clone().update(msg).digest();
   },
   oneShot: (key, msg) => hmac(sha256, key, msg),
+  equal: equalBytes,
   native: "hmac(sha256)",
 });
 

@@ -19,16 +19,25 @@ function hash(name) {
 }
 
 const HMAC = { name: "HMAC", hash: "SHA-256" };
-const hmacKey = (key) => subtle.importKey("raw", key, HMAC, false, ["sign"]);
+const hmacKey = (key, usage = "sign") => subtle.importKey("raw", key, HMAC, false, [usage]);
 
+// verify: subtle.verify('HMAC', key, tag, msg), WebCrypto's own check (false, not an
+// error, for a tag that does not match, another length included).
 const hmacSha256 = mac({
   keyed: async (key) => {
     const k = await hmacKey(key);
     return async (msg) => bytes(await subtle.sign("HMAC", k, msg));
   },
   oneShot: async (key, msg) => bytes(await subtle.sign("HMAC", await hmacKey(key), msg)),
+  verify: {
+    keyed: async (key) => {
+      const k = await hmacKey(key, "verify");
+      return (msg, tag) => subtle.verify("HMAC", k, tag, msg);
+    },
+    oneShot: async (key, msg, tag) => subtle.verify("HMAC", await hmacKey(key, "verify"), tag, msg),
+  },
   async: true,
-  native: "subtle.sign('HMAC', SHA-256)",
+  native: "subtle.sign('HMAC', SHA-256), subtle.verify",
 });
 
 // AES-CTR: the whole 16-byte block is the counter (length 128), as in SP 800-38A.

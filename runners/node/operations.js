@@ -6,7 +6,7 @@
 // `env`): timing.js generates each bench's loop around that source.
 
 import { SHAPES } from "./entries.js";
-import { badRequest, internal, invalidParams, unsupported } from "./protocol.js";
+import { authFailed, badRequest, internal, invalidParams, unsupported } from "./protocol.js";
 import { prepareKem } from "./kem.js";
 import { preparePubkey } from "./pubkey.js";
 import { inline } from "./timing.js";
@@ -87,26 +87,38 @@ async function prepareDigest(row, inputs, params) {
   return { ...op, first: op.call };
 }
 
-async function prepareMac(row, inputs, params) {
-  need(inputs, ["key", "msg"]);
-  const { key, msg } = inputs;
+// verify's outcome: "ok" when the library accepts the tag, else auth_failed.
+function macOk(valid) {
+  if (!valid) throw authFailed("tag does not verify");
+  return "ok";
+}
+
+// mac: fn(msg) -> tag; verify: the row's `verify` paths, fn(msg, tag) -> bool, checked.
+async function prepareMac(row, operation, inputs, params) {
+  const verify = operation === "verify";
+  need(inputs, verify ? ["key", "msg", "tag"] : ["key", "msg"]);
+  const fns = verify ? row.verify : row;
+  const { key, msg, tag } = inputs;
+  const env = verify ? { macOk, msg, tag } : { msg };
+  const args = verify ? "msg, tag" : "msg";
+  const wrap = (src) => (verify ? `macOk(${src})` : src);
+  const asyncOp = (run) => {
+    const call = verify ? async () => macOk(await run()) : run;
+    return { first: call, call, step: null, async: true };
+  };
   if (params.fresh_context) {
     if (row.asyncFresh) {
-      const call = () => row.oneShot(key, msg);
-      return { first: call, call, step: null, async: true };
+      return asyncOp(verify ? () => fns.oneShot(key, msg, tag) : () => fns.oneShot(key, msg));
     }
-    const op = sourced("row.oneShot(key, msg)", { row, key, msg });
+    const op = sourced(wrap(`row.oneShot(key, ${args})`), { ...env, row: fns, key });
     return { ...op, first: op.call };
   }
   if (!row.reusesKey) {
     throw unsupported("this API cannot reuse a key across messages: only fresh_context=true");
   }
-  const fn = await row.keyed(key);
-  if (row.async === true) {
-    const call = () => fn(msg);
-    return { first: call, call, step: null, async: true };
-  }
-  const op = sourced("fn(msg)", { fn, msg });
+  const fn = await fns.keyed(key);
+  if (row.async === true) return asyncOp(verify ? () => fn(msg, tag) : () => fn(msg));
+  const op = sourced(wrap(`fn(${args})`), { ...env, fn });
   return { ...op, first: op.call };
 }
 
@@ -241,7 +253,7 @@ export async function prepare(row, primitive, operation, inputs, rawParams, { co
     case "digest":
       return prepareDigest(row, inputs, params);
     case "mac":
-      return prepareMac(row, inputs, params);
+      return prepareMac(row, operation, inputs, params);
     case "cipher":
       return (row.async ? prepareCipherAsync : prepareCipher)(row, primitive, operation, inputs, params);
     case "aead":

@@ -80,7 +80,7 @@ final class HashLib implements Library
     // PHP names that are another name for a mapped algorithm ('snefru' is snefru256, not Snefru-128).
     private const ALIASES = ['snefru'];
 
-    private const OPERATIONS = ['digest' => ['digest'], 'mac' => ['mac'], 'derive' => ['derive']];
+    private const OPERATIONS = ['digest' => ['digest'], 'mac' => ['mac', 'verify'], 'derive' => ['derive']];
 
     public function name(): string
     {
@@ -107,7 +107,8 @@ final class HashLib implements Library
             'code_path' => 'PHP C code (ext/hash); crc32, crc32b, crc32c fold with PCLMULQDQ when the CPU '
                 . 'has SSE4.2 + PCLMUL (ext/standard/crc32_x86.c), byte tables otherwise',
             'notes' => 'hash($algo, $msg, true) one-shot; hmac-sha256: hash_hmac (fresh) or a keyed '
-                . 'hash_init context copied per message (reused); pbkdf2: hash_pbkdf2'
+                . 'hash_init context copied per message (reused), verify: that MAC, then hash_equals; '
+                . 'pbkdf2: hash_pbkdf2'
                 . ($unmapped ? '; not in the catalog: ' . implode(' ', $unmapped) : ''),
             'primitives' => $primitives,
         ];
@@ -119,12 +120,12 @@ final class HashLib implements Library
         if ($row === null || !self::available($row)) {
             throw unsupported("php/hash does not offer $req->primitive");
         }
-        if ($req->operation !== $row[0]) {
+        if (!in_array($req->operation, self::OPERATIONS[$row[0]], true)) {
             throw unsupported("$req->primitive/$req->operation is not offered");
         }
         return match ($row[0]) {
             'digest' => self::digest($req, $row[1], $row[2] ?? 'bytes', $row[3] ?? null),
-            'mac' => self::mac($req, $row[1]),
+            'mac' => $req->operation === 'verify' ? self::verify($req, $row[1]) : self::mac($req, $row[1]),
             'derive' => self::pbkdf2($req, $row[1]),
         };
     }
@@ -189,6 +190,46 @@ final class HashLib implements Library
                 $ctx = hash_copy($keyed);
                 hash_update($ctx, $msg);
                 $out = hash_final($ctx, true);
+            }
+            return $out ?? '';
+        });
+    }
+
+    /**
+     * The MAC computed as mac() does, then hash_equals (false for a tag of any other length):
+     * "ok", else auth_failed. The timed loop checks the tag as sent, as once() did.
+     */
+    private static function verify(Request $req, string $algo): Job
+    {
+        $req->allowParams([]);
+        [$key, $msg, $tag] = [$req->bytes('key'), $req->bytes('msg'), $req->bytes('tag')];
+        $keyed = $req->fresh() ? null : hash_init($algo, HASH_HMAC, $key);
+        $once = static function () use ($algo, $key, $msg, $tag, $keyed): string {
+            if ($keyed === null) {
+                $mac = hash_hmac($algo, $msg, $key, true);
+            } else {
+                $ctx = hash_copy($keyed);
+                hash_update($ctx, $msg);
+                $mac = hash_final($ctx, true);
+            }
+            if (!hash_equals($mac, $tag)) {
+                throw auth_failed('tag does not verify');
+            }
+            return 'ok';
+        };
+        if ($keyed === null) {
+            return new Job($once, static function (int $n) use ($algo, $msg, $key, $tag): mixed {
+                for ($i = 0; $i < $n; ++$i) {
+                    $out = hash_equals(hash_hmac($algo, $msg, $key, true), $tag);
+                }
+                return $out ?? '';
+            });
+        }
+        return new Job($once, static function (int $n) use ($keyed, $msg, $tag): mixed {
+            for ($i = 0; $i < $n; ++$i) {
+                $ctx = hash_copy($keyed);
+                hash_update($ctx, $msg);
+                $out = hash_equals(hash_final($ctx, true), $tag);
             }
             return $out ?? '';
         });

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import cryptography
-from cryptography.exceptions import InvalidKey, InvalidTag, UnsupportedAlgorithm
+from cryptography.exceptions import InvalidKey, InvalidSignature, InvalidTag, UnsupportedAlgorithm
 from cryptography.hazmat.backends.openssl import backend as openssl
 from cryptography.hazmat.primitives import hashes, hmac
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
@@ -79,6 +79,21 @@ def _hmac_sha256(key: bytes, params: dict):
     return mac
 
 
+def _hmac_sha256_verify(key: bytes, params: dict):
+    keyed = hmac.HMAC(key, hashes.SHA256())
+
+    def verify(msg: bytes, tag: bytes) -> bytes:
+        h = keyed.copy()
+        h.update(msg)
+        try:
+            h.verify(tag)  # InvalidSignature on a mismatch, a tag of any other length included
+        except InvalidSignature:
+            raise AuthFailed() from None
+        return b"ok"
+
+    return verify
+
+
 def _aead(cls, nonces=None) -> Aead:
     def open_(ctx, nonce, aad, sealed):
         try:
@@ -149,7 +164,7 @@ def _supported(cls, key_len: int) -> bool:
 def _table() -> dict:
     table = {pid: _digest(a) for pid, a in HASHES.items()}
     table.update({pid: _xof(a) for pid, a in XOFS.items()})
-    table["hmac-sha256"] = Mac(_hmac_sha256)
+    table["hmac-sha256"] = Mac(_hmac_sha256, verify=_hmac_sha256_verify)
     ctr = Stream(key=lambda k: k, encrypt=_ctr, reuses_key=False)
     table.update({"aes-128-ctr": ctr, "aes-256-ctr": ctr})
     for pid, cls, n in (
@@ -183,6 +198,6 @@ LIBRARY = Library(
     backend={"name": "openssl", "version": openssl.openssl_version_text().split()[1]},
     table=_table(),
     notes="hazmat API; the AEAD key objects (AESGCM(key) …) are reused across messages; CTR "
-    "needs a new Cipher per counter block, so it is fresh_context only; the wheel links its own "
-    "OpenSSL build, not the system's",
+    "needs a new Cipher per counter block, so it is fresh_context only; hmac verify: "
+    "HMAC.verify(tag); the wheel links its own OpenSSL build, not the system's",
 )

@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import ssl
 
+from cbrunner.protocol import AuthFailed
 from cbrunner.registry import Derive, Digest, Inline, Library, Mac
 
 # catalog id -> hashlib name
@@ -63,6 +64,19 @@ def _hmac_sha256(key: bytes, params: dict):
     return mac
 
 
+def _hmac_sha256_verify(key: bytes, params: dict):
+    keyed, compare = hmac.new(key, digestmod=hashlib.sha256), hmac.compare_digest
+
+    def verify(msg: bytes, tag: bytes) -> bytes:
+        h = keyed.copy()
+        h.update(msg)
+        if not compare(h.digest(), tag):  # False for a tag of any other length
+            raise AuthFailed()
+        return b"ok"
+
+    return verify
+
+
 def _scrypt(password: bytes, salt: bytes, params: dict) -> bytes:
     n, r, p = int(params["n"]), int(params["r"]), int(params["p"])
     maxmem = 128 * r * (n + p + 2) + (1 << 20)  # the default 32 MiB refuses N=2^15..2^17, r=8
@@ -84,7 +98,7 @@ def _table() -> dict:
     available = hashlib.algorithms_available
     table = {pid: _digest(n) for pid, n in NAMES.items() if n in available}
     table.update({pid: _xof(n) for pid, n in XOFS.items() if n in available})
-    table["hmac-sha256"] = Mac(_hmac_sha256)
+    table["hmac-sha256"] = Mac(_hmac_sha256, verify=_hmac_sha256_verify)
     table["scrypt"] = Derive(_scrypt)
     table.update({f"pbkdf2-{h}": _pbkdf2(h) for h in ("sha1", "sha256", "sha512")})
     return table
@@ -96,5 +110,6 @@ LIBRARY = Library(
     backend={"name": "openssl", "version": ssl.OPENSSL_VERSION.split()[1]},
     table=_table(),
     notes="one-shot hashlib.<name>(msg).digest(); blake2b/blake2s are CPython's built-in "
-    "implementation, not OpenSSL; hmac reuses a keyed object through copy()",
+    "implementation, not OpenSSL; hmac reuses a keyed object through copy(); hmac verify: "
+    "that MAC, then hmac.compare_digest",
 )

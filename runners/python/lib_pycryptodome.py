@@ -56,6 +56,21 @@ def _hmac_sha256(key: bytes, params: dict):
     return mac
 
 
+def _hmac_sha256_verify(key: bytes, params: dict):
+    keyed = HMAC.new(key, digestmod=SHA256)
+
+    def verify(msg: bytes, tag: bytes) -> bytes:
+        h = keyed.copy()
+        h.update(msg)
+        try:
+            h.verify(tag)  # ValueError on a mismatch, a tag of any other length included
+        except ValueError:
+            raise AuthFailed() from None
+        return b"ok"
+
+    return verify
+
+
 def _aes_aead(mode, nonces=None) -> Aead:
     def seal(key, nonce, aad, msg):
         c = AES.new(key, mode, nonce=nonce, mac_len=16)
@@ -155,7 +170,7 @@ TABLE = {
     "blake2b-512": _digest(lambda m: BLAKE2b.new(data=m, digest_bits=512)),
     "blake2s-256": _digest(lambda m: BLAKE2s.new(data=m, digest_bits=256)),
     "ripemd160": _digest(RIPEMD160.new),
-    "hmac-sha256": Mac(_hmac_sha256),
+    "hmac-sha256": Mac(_hmac_sha256, verify=_hmac_sha256_verify),
     "aes-128-ctr": Stream(key=lambda k: k, encrypt=_ctr, reuses_key=False),
     "aes-256-ctr": Stream(key=lambda k: k, encrypt=_ctr, reuses_key=False),
     # GCM takes any IV length from 1 byte (SP 800-38D); declared up to 64 KiB
@@ -181,5 +196,6 @@ LIBRARY = Library(
     table=TABLE,
     code_path="AES-NI/CLMUL when the CPU has them (pycryptodome's own C code)",
     notes="cipher objects are single-use: AEAD/CTR cases exist only with fresh_context=true; "
-    "one-shot <Hash>.new(msg).digest(); HMAC reuses a keyed object through copy()",
+    "one-shot <Hash>.new(msg).digest(); HMAC reuses a keyed object through copy(); HMAC "
+    "verify: HMAC.verify(tag)",
 )

@@ -71,12 +71,17 @@ static int hmac_setup(call_t *c)
 	return RC_OK;
 }
 
+/* verify: the MAC as for mac, compared by memeql_sec (nettle/memops.h, constant time). */
 static int hmac_run(call_t *c, enum op op, const buf_t *in, uint8_t *out, size_t *out_n)
 {
-	(void)op;
 	hmac_sha256_update(c->st, in->n, in->p);
 	hmac_sha256_digest(c->st, SHA256_DIGEST_SIZE, out);
 	*out_n = SHA256_DIGEST_SIZE;
+	if (op == OP_VERIFY)
+		return mac_verdict(c,
+				   c->tag.n == SHA256_DIGEST_SIZE &&
+					   memeql_sec(out, c->tag.p, SHA256_DIGEST_SIZE),
+				   out_n);
 	return RC_OK;
 }
 
@@ -198,7 +203,7 @@ static const prim_t PRIMS[] = {
 	H("streebog-256", nettle_streebog256),
 	H("streebog-512", nettle_streebog512),
 	H("sm3", nettle_sm3),
-	{"hmac-sha256", "hmac_sha256", OPS_MAC, PS_NONE, 0, 0, 0, &HMAC, NULL, 0},
+	{"hmac-sha256", "hmac_sha256", OPS_MAC_VERIFY, PS_NONE, 0, 0, 0, &HMAC, NULL, 0},
 	{"aes-128-ctr", "ctr_crypt/aes128", OPS_CTR, PS_NONE, 0, 16, 16, &CTR, &nettle_aes128, 0},
 	{"aes-256-ctr", "ctr_crypt/aes256", OPS_CTR, PS_NONE, 0, 32, 16, &CTR, &nettle_aes256, 0},
 	{"aes-128-gcm", "gcm_aes128", OPS_AEAD, PS_AEAD, 0, 16, 12, &AEAD, &nettle_gcm_aes128, 0},

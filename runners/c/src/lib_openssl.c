@@ -1,7 +1,8 @@
 /* c/openssl: OpenSSL 3 through EVP, every algorithm fetched once (lib_openssl_fetch.c).
  * Digests: EVP_Digest with the fetched EVP_MD, exactly as `openssl speed -evp`.
  * XOFs: one EVP_MD_CTX reused (Init_ex2/Update/FinalXOF). HMAC: EVP_MAC keyed once,
- * re-initialised per message with a NULL key (as speed's -hmac). Ciphers: lib_openssl_cipher.c. */
+ * re-initialised per message with a NULL key (as speed's -hmac); its verify compares with
+ * CRYPTO_memcmp. Ciphers: lib_openssl_cipher.c. */
 #include "lib_openssl.h"
 
 #include "hello.h"
@@ -105,11 +106,13 @@ static int hmac_run(call_t *c, enum op op, const buf_t *in, uint8_t *out, size_t
 {
 	struct hmac_state *s = c->st;
 
-	(void)op;
 	if ((!s->keyed && !EVP_MAC_init(s->ctx, NULL, 0, NULL)) ||
 	    !EVP_MAC_update(s->ctx, in->p, in->n) || !EVP_MAC_final(s->ctx, out, out_n, 64))
 		return fail(c, RC_INTERNAL, "HMAC failed");
 	s->keyed = 0;
+	if (op == OP_VERIFY) /* verify: the MAC as for mac, then CRYPTO_memcmp */
+		return mac_verdict(
+			c, c->tag.n == *out_n && CRYPTO_memcmp(out, c->tag.p, *out_n) == 0, out_n);
 	return RC_OK;
 }
 
@@ -221,7 +224,7 @@ static const prim_t PRIMS[] = {
 	D("ripemd160", "RIPEMD160"),
 	D("whirlpool", "WHIRLPOOL"),
 	D("sm3", "SM3"),
-	{"hmac-sha256", "HMAC/SHA256", OPS_MAC, PS_NONE, 0, 0, 0, &HMAC, "SHA256", 0},
+	{"hmac-sha256", "HMAC/SHA256", OPS_MAC_VERIFY, PS_NONE, 0, 0, 0, &HMAC, "SHA256", 0},
 	CTR("aes-128-ctr", "AES-128-CTR", 16),
 	CTR("aes-256-ctr", "AES-256-CTR", 32),
 	AEAD("aes-128-gcm", "AES-128-GCM", 16),

@@ -24,6 +24,16 @@
 
 #define TAG_LEN 16
 
+/* HMAC verify: wolfCrypt has no HMAC verify; the public constant-time compare is
+ * wolfSSL_CRYPTO_memcmp (ssl.h, the OpenSSL-compatibility layer), declared only in builds with
+ * it (Debian's: OPENSSL_EXTRA). Without it, hmac-sha256 offers mac only. */
+#if defined(OPENSSL_EXTRA) || defined(OPENSSL_ALL)
+#define CB_WOLFSSL_CT 1
+#define HMAC_OPS OPS_MAC_VERIFY
+#else
+#define HMAC_OPS OPS_MAC
+#endif
+
 static int wc_fail(call_t *c, int e)
 {
 	return fail(c, RC_INTERNAL, "wolfCrypt error %d (%s)", e, wc_GetErrorString(e));
@@ -165,12 +175,17 @@ static int hmac_run(call_t *c, enum op op, const buf_t *in, uint8_t *out, size_t
 {
 	int e = wc_HmacUpdate(c->st, in->p, (word32)in->n);
 
-	(void)op;
 	if (e == 0)
 		e = wc_HmacFinal(c->st, out);
 	if (e != 0)
 		return wc_fail(c, e);
 	*out_n = 32;
+#ifdef CB_WOLFSSL_CT
+	/* buffers are never NULL (buf_t): wolfSSL_CRYPTO_memcmp calls NULL equal */
+	if (op == OP_VERIFY)
+		return mac_verdict(
+			c, c->tag.n == 32 && wolfSSL_CRYPTO_memcmp(out, c->tag.p, 32) == 0, out_n);
+#endif
 	return RC_OK;
 }
 
@@ -355,7 +370,7 @@ static const prim_t PRIMS[] = {
 	D("blake2b-512", "wc_Blake2bUpdate", K_BLAKE2B),
 	D("blake2s-256", "wc_Blake2sUpdate", K_BLAKE2S),
 	D("ripemd160", "wc_RipeMdUpdate", K_RIPEMD),
-	{"hmac-sha256", "wc_HmacUpdate (WC_SHA256)", OPS_MAC, PS_NONE, 0, 0, 0, &HMAC, NULL, 0},
+	{"hmac-sha256", "wc_HmacUpdate (WC_SHA256)", HMAC_OPS, PS_NONE, 0, 0, 0, &HMAC, NULL, 0},
 	{"aes-128-ctr", "wc_AesCtrEncrypt", OPS_CTR, PS_NONE, 0, 16, 16, &CTR, NULL, 0},
 	{"aes-256-ctr", "wc_AesCtrEncrypt", OPS_CTR, PS_NONE, 0, 32, 16, &CTR, NULL, 0},
 	{"aes-128-gcm", "wc_AesGcmEncrypt", OPS_AEAD, PS_AEAD, 0, 16, 12, &GCM, NULL, 1},

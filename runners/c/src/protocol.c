@@ -135,6 +135,13 @@ int check_out_len(call_t *c, uint64_t min, uint64_t max)
 	return RC_OK;
 }
 
+/* A tag of another length never verifies (never a crash, never internal): protocol.md. */
+int mac_verdict(call_t *c, int match, size_t *out_n)
+{
+	*out_n = 0;
+	return match ? RC_OK : fail(c, RC_AUTH, "tag does not verify");
+}
+
 /* The fields every library's hello entry shares (docs/protocol.md, "hello"). */
 void describe_common(json_t *impl, const char *version, const char *backend, const char *code_path,
 		     const char *notes)

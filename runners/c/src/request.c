@@ -28,6 +28,7 @@ enum {
 	IN_PUBLIC = 128,
 	IN_PEER = 256,
 	IN_SIGNATURE = 512,
+	IN_TAG = 1024,
 };
 
 /* Inputs each operation needs (aad is optional: absent = empty). The aad sent is what is
@@ -47,8 +48,9 @@ static const unsigned NEEDS[OP_COUNT] = {
 	[OP_AGREE] = IN_PRIVATE | IN_PEER,
 };
 
-/* A signature's verify (password verify is NEEDS[OP_VERIFY]). */
+/* A signature's and a MAC's verify (password verify is NEEDS[OP_VERIFY]). */
 #define NEEDS_SIG_VERIFY (IN_PUBLIC | IN_MSG | IN_SIGNATURE)
+#define NEEDS_MAC_VERIFY (IN_KEY | IN_MSG | IN_TAG)
 
 static const struct {
 	const char *name;
@@ -66,6 +68,7 @@ static const struct {
 	{"peer_public_key", IN_PEER, offsetof(call_t, peer_public_key)},
 	{"signature", IN_SIGNATURE, offsetof(call_t, signature)},
 	{"key_seed", 0, offsetof(call_t, key_seed)},
+	{"tag", IN_TAG, offsetof(call_t, tag)},
 };
 
 const char *op_name(enum op op)
@@ -93,14 +96,17 @@ static int keyed(const call_t *c)
 
 	if (pubkey(c))
 		return op == OP_AGREE || op == OP_SIGN || op == OP_VERIFY;
-	return op == OP_MAC || op == OP_ENCRYPT || op == OP_SEAL || op == OP_OPEN ||
-	       op == OP_ROUNDTRIP;
+	if (IS_MAC(c->prim->ops))
+		return op == OP_MAC || op == OP_VERIFY;
+	return op == OP_ENCRYPT || op == OP_SEAL || op == OP_OPEN || op == OP_ROUNDTRIP;
 }
 
 static unsigned needs_of(const call_t *c)
 {
 	if (c->op == OP_VERIFY && pubkey(c))
 		return NEEDS_SIG_VERIFY;
+	if (c->op == OP_VERIFY && IS_MAC(c->prim->ops))
+		return NEEDS_MAC_VERIFY;
 	if (c->op == OP_HASH && (c->prim->flags & F_NO_SALT))
 		return NEEDS[OP_HASH] & ~(unsigned)IN_SALT;
 	return NEEDS[c->op];
@@ -241,7 +247,7 @@ int request_decode(json_t *req, call_t *c)
 	    (rc = check_shape(c)) != RC_OK)
 		return rc;
 	big = c->msg.n > c->password.n ? c->msg.n : c->password.n;
-	if (c->op == OP_DIGEST || c->op == OP_MAC)
+	if (c->op == OP_DIGEST || IS_MAC(c->prim->ops))
 		big = 0; /* a digest or tag: no message-sized output buffers for a 1 GiB message */
 	if ((c->prim->params & PBIT(P_OUT_LEN)) && c->pv[P_OUT_LEN] > (1u << 24))
 		return fail(c, RC_INVALID, "out_len is too large");
@@ -264,6 +270,7 @@ void request_release(call_t *c)
 	buf_free(&c->peer_public_key);
 	buf_free(&c->signature);
 	buf_free(&c->key_seed);
+	buf_free(&c->tag);
 	free(c->out);
 	free(c->out2);
 	c->out = c->out2 = NULL;

@@ -25,6 +25,8 @@ enum op {
 #define OPBIT(op) (1u << (op))
 #define OPS_DIGEST OPBIT(OP_DIGEST)
 #define OPS_MAC OPBIT(OP_MAC)
+/* A MAC that also checks a tag (docs/protocol.md: verify with key, msg, tag). */
+#define OPS_MAC_VERIFY (OPBIT(OP_MAC) | OPBIT(OP_VERIFY))
 #define OPS_CTR (OPBIT(OP_ENCRYPT) | OPBIT(OP_ROUNDTRIP))
 #define OPS_AEAD (OPBIT(OP_SEAL) | OPBIT(OP_OPEN) | OPBIT(OP_ROUNDTRIP))
 #define OPS_PWHASH (OPBIT(OP_HASH) | OPBIT(OP_VERIFY))
@@ -34,6 +36,8 @@ enum op {
 #define OPS_PUBKEY (OPS_KEX | OPS_SIG)
 /* What marks a public-key primitive: password hashes also have OP_VERIFY. */
 #define IS_PUBKEY(ops) (((ops) & (OPBIT(OP_KEYGEN) | OPBIT(OP_AGREE) | OPBIT(OP_SIGN))) != 0)
+/* What marks a MAC: its verify takes key, msg and tag. */
+#define IS_MAC(ops) (((ops)&OPBIT(OP_MAC)) != 0)
 
 /* Result codes; every non-zero one is a protocol error kind. */
 enum rc { RC_OK, RC_BAD_REQUEST, RC_UNSUPPORTED, RC_INVALID, RC_AUTH, RC_INTERNAL };
@@ -67,6 +71,8 @@ typedef struct call {
 	enum op op;
 	int fresh;
 	buf_t msg, key, nonce, aad, password, salt;
+	/* MAC verify */
+	buf_t tag;
 	buf_t private_key, public_key, peer_public_key, signature, key_seed; /* public-key ops */
 	int has_key_seed;
 	const char *encoded;
@@ -141,6 +147,9 @@ static inline void put_be64(uint8_t *out, uint64_t v)
 /* Helpers shared by the library files (protocol.c). */
 int fail(call_t *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int check_out_len(call_t *c, uint64_t min, uint64_t max);
+/* MAC verify's answer: `match` (the tag sent has the MAC's length and the library's
+ * constant-time compare found it equal) → RC_OK with no output; else auth_failed. */
+int mac_verdict(call_t *c, int match, size_t *out_n);
 void describe_common(json_t *impl, const char *version, const char *backend, const char *code_path,
 		     const char *notes);
 

@@ -79,9 +79,10 @@ static JobPtr prepare(const Library *lib, const Work &work) {
     unsigned op = op_bit(work.operation);
     if (!(e.ops & op))
         throw unsupported(e.id + "/" + work.operation + " is not offered");
-    // fresh_context: the keyed ciphers and MACs, and the public-key operations that parse our key
+    // fresh_context: the keyed ciphers and MACs (a MAC's verify too), and the public-key
+    // operations that parse our key
     unsigned keyed = MAC | ENCRYPT | SEAL | OPEN | ROUNDTRIP | AGREE | SIGN;
-    if (e.ops & SIGN)
+    if (e.ops & (SIGN | MAC))
         keyed |= VERIFY;
     bool fresh = check_params(e, work.params) && (op & keyed);
     Call call{work.operation, work.inputs, work.params, fresh};

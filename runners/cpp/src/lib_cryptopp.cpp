@@ -74,12 +74,30 @@ template <class H> Make xof() {
     };
 }
 
+using HmacSha256 = C::HMAC<C::SHA256>;
+
+// verify: VerifyDigest = Update + Verify (a constant-time compare of the full MAC). A tag of
+// another length is refused without touching the object, so its state stays clean.
+JobPtr hmac_sha256_verify(std::shared_ptr<HmacSha256> m, const Bytes &key, const Bytes &msg,
+                          const Bytes &tag, bool fresh) {
+    return plain([m, key, msg, tag, fresh]() mutable {
+        if (fresh)
+            m = std::make_shared<HmacSha256>(key.data(), key.size());
+        if (tag.size() != HmacSha256::DIGESTSIZE ||
+            !m->VerifyDigest(tag.data(), msg.data(), msg.size()))
+            throw auth_failed("tag does not verify");
+        return verified();
+    });
+}
+
 // HMAC<SHA256> keyed once (or constructed per message with fresh_context).
 JobPtr hmac_sha256(const Call &c) {
-    using M = C::HMAC<C::SHA256>;
+    using M = HmacSha256;
     Bytes key = c.take("key"), msg = c.take("msg"), out(M::DIGESTSIZE);
     auto m = std::make_shared<M>(key.data(), key.size());
     bool fresh = c.fresh;
+    if (c.operation == "verify")
+        return hmac_sha256_verify(m, key, msg, c.take("tag"), fresh);
     return plain([m, key, msg, out, fresh]() mutable {
         if (fresh)
             m = std::make_shared<M>(key.data(), key.size());
@@ -278,7 +296,7 @@ const Library &lib_cryptopp() {
             {"crc32", DIGEST, NO_PARAMS, "CRC32", checksum_le<C::CRC32>()},
             {"crc32c", DIGEST, NO_PARAMS, "CRC32C", checksum_le<C::CRC32C>()},
             {"adler32", DIGEST, NO_PARAMS, "Adler32", digest<C::Adler32>()},
-            {"hmac-sha256", MAC, NO_PARAMS, "HMAC<SHA256>", hmac_sha256},
+            {"hmac-sha256", MAC_VERIFY, NO_PARAMS, "HMAC<SHA256>", hmac_sha256},
             {"aes-128-ctr", CIPHER, NO_PARAMS, "CTR_Mode<AES>", aes_ctr(16)},
             {"aes-256-ctr", CIPHER, NO_PARAMS, "CTR_Mode<AES>", aes_ctr(32)},
             {"aes-128-gcm", AEAD, AEAD_PARAMS, "GCM<AES>", aead<C::GCM<C::AES>>(16, 12)},

@@ -52,11 +52,7 @@ def prepare(spec, op: str, inputs: dict, params: dict, bench: bool) -> tuple[Inl
         call = library_call(spec.make(params), msg=msg)
         return call, call
     if isinstance(spec, Mac):
-        key = hex_input(inputs, "key")
-        if fresh:
-            call = Inline("make(key, params)(msg)", make=spec.make, key=key, params=params, msg=msg)
-            return call, call
-        call = library_call(spec.make(key, params), msg=msg)
+        call = _mac(spec, op, inputs, params, fresh, msg)
         return call, call
     if isinstance(spec, (Aead, Stream)):
         return _cipher(spec, op, inputs, fresh)
@@ -86,6 +82,19 @@ def prepare(spec, op: str, inputs: dict, params: dict, bench: bool) -> tuple[Inl
 
     call = Inline("verify()", verify=verify)
     return call, call
+
+
+def _mac(spec: Mac, op: str, inputs: dict, params: dict, fresh: bool, msg: bytes) -> Inline:
+    """mac, or verify of the tag as sent (the same tag in every timed call): the row's call
+    keyed once, or keyed inside every call (fresh) — the same rule for both operations."""
+    key = hex_input(inputs, "key")
+    make, args = spec.make, {"msg": msg}
+    if op == "verify":
+        make, args["tag"] = spec.verify, hex_input(inputs, "tag")
+    if fresh:
+        src = f"make(key, params)({', '.join(args)})"
+        return Inline(src, make=make, key=key, params=params, **args)
+    return library_call(make(key, params), **args)
 
 
 def check_nonce(spec, nonce: bytes) -> None:

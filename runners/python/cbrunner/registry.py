@@ -30,10 +30,16 @@ class Digest:
 
 @dataclass
 class Mac:
-    """make(key, params) -> f(msg) -> bytes."""
+    """make(key, params) -> f(msg) -> bytes; verify(key, params) -> f(msg, tag) -> b"ok"
+    (AuthFailed when tag is not the MAC, of any length): the library's own verify, else the
+    MAC computed as make does it and compared in constant time. None: `mac` only."""
 
     make: Callable
-    operations: tuple = ("mac",)
+    verify: Callable | None = None
+
+    @property
+    def operations(self) -> tuple:
+        return ("mac", "verify") if self.verify else ("mac",)
 
 
 @dataclass

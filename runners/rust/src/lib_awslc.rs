@@ -22,10 +22,10 @@ pub const LIBRARY: Library = Library {
             crate::cpu::offered()
         )
     },
-    notes: "digest::digest one-shot; hmac::sign with a Key made once; aead::LessSafeKey out \
-            of place (seal_out_of_place_scatter / open_separate_gather); AWS-LC built from \
-            source by aws-lc-sys with the cc builder; ML-KEM: encaps only (aws-lc-rs takes no \
-            seed-form private key and no given randomness)",
+    notes: "digest::digest one-shot; hmac::sign and hmac::verify with a Key made once; \
+            aead::LessSafeKey out of place (seal_out_of_place_scatter / open_separate_gather); \
+            AWS-LC built from source by aws-lc-sys with the cc builder; ML-KEM: encaps only \
+            (aws-lc-rs takes no seed-form private key and no given randomness)",
     tables: &[
         api::TABLE,
         crate::lib_awslc_pubkey::TABLE,

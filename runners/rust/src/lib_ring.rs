@@ -12,7 +12,7 @@ use ring::aead;
 macro_rules! ring_api {
     ($krate:ident) => {
         mod api {
-            use crate::protocol::{Fail, invalid};
+            use crate::protocol::{Fail, auth_failed, invalid};
             use crate::registry::{
                 AEAD, AEAD_PARAMS, Call, DERIVE, DIGEST, Done, Entry, Job, MAC, NO_PARAMS,
                 PBKDF2_PARAMS, entry, fit, plain, put,
@@ -85,20 +85,51 @@ macro_rules! ring_api {
                 }))
             }
 
+            /// `mac` signs; `verify` is the crate's `hmac::verify` (it signs, then compares
+            /// in constant time; a tag of another length fails).
             fn hmac_job(call: &Call) -> Result<Box<dyn Job>, Fail> {
-                let key_bytes = call.take("key")?;
+                let key = MacKey::new(call)?;
                 let msg = call.take("msg")?;
-                let key = hmac::Key::new(hmac::HMAC_SHA256, &key_bytes);
-                let fresh = call.fresh;
+                if call.operation == "verify" {
+                    let tag = call.take("tag")?;
+                    return Ok(plain(move |out| {
+                        key.with(|k| hmac::verify(k, &msg, &tag))
+                            .map_err(|_| auth_failed("tag does not verify"))?;
+                        put(out, b"ok");
+                        Ok(())
+                    }));
+                }
                 Ok(plain(move |out| {
-                    let tag = if fresh {
-                        hmac::sign(&hmac::Key::new(hmac::HMAC_SHA256, &key_bytes), &msg)
-                    } else {
-                        hmac::sign(&key, &msg)
-                    };
-                    put(out, tag.as_ref());
+                    put(out, key.with(|k| hmac::sign(k, &msg)).as_ref());
                     Ok(())
                 }))
+            }
+
+            /// The HMAC key made once, or per message when `fresh_context` asks for it.
+            struct MacKey {
+                bytes: Vec<u8>,
+                key: hmac::Key,
+                fresh: bool,
+            }
+
+            impl MacKey {
+                fn new(call: &Call) -> Result<MacKey, Fail> {
+                    let bytes = call.take("key")?;
+                    let key = hmac::Key::new(hmac::HMAC_SHA256, &bytes);
+                    Ok(MacKey {
+                        bytes,
+                        key,
+                        fresh: call.fresh,
+                    })
+                }
+
+                fn with<T>(&self, f: impl FnOnce(&hmac::Key) -> T) -> T {
+                    if self.fresh {
+                        f(&hmac::Key::new(hmac::HMAC_SHA256, &self.bytes))
+                    } else {
+                        f(&self.key)
+                    }
+                }
             }
 
             /// A LessSafeKey made once, or per message when `fresh_context` asks for it.
@@ -176,10 +207,10 @@ pub const LIBRARY: Library = Library {
             crate::cpu::offered()
         )
     },
-    notes: "digest::digest one-shot; hmac::sign with a Key made once; aead::LessSafeKey works \
-            in place only: timed seals re-seal the previous ciphertext in the output buffer \
-            (no copy), roundtrip seals and opens one buffer, open copies ciphertext‖tag in \
-            first (that memcpy is in open's time)",
+    notes: "digest::digest one-shot; hmac::sign and hmac::verify with a Key made once; \
+            aead::LessSafeKey works in place only: timed seals re-seal the previous ciphertext \
+            in the output buffer (no copy), roundtrip seals and opens one buffer, open copies \
+            ciphertext‖tag in first (that memcpy is in open's time)",
     tables: &[api::TABLE, crate::lib_ring_pubkey::TABLE],
 };
 

@@ -14,10 +14,10 @@ pub const LIBRARY: Library = Library {
         )
     },
     code_path,
-    notes: "one-shot Digest::digest; HMAC clones a keyed Hmac per message; AEADs encrypt \
-            out of place (AeadInOut with an InOutBuf); CTR re-inits Ctr128BE from a cloned \
-            expanded key; SIMD chosen at run time by the cpufeatures crate; ML-KEM and ML-DSA \
-            private keys (seeds) are expanded when parsed",
+    notes: "one-shot Digest::digest; HMAC clones a keyed Hmac per message (verify: \
+            Mac::verify_slice); AEADs encrypt out of place (AeadInOut with an InOutBuf); CTR \
+            re-inits Ctr128BE from a cloned expanded key; SIMD chosen at run time by the \
+            cpufeatures crate; ML-KEM and ML-DSA private keys (seeds) are expanded when parsed",
     tables: &[
         lib_rustcrypto_hash::TABLE,
         lib_rustcrypto_aead::TABLE,

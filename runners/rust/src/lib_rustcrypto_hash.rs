@@ -1,5 +1,5 @@
 //! rust/rustcrypto hashes, XOFs and HMAC: one dispatch table.
-use crate::protocol::{Fail, invalid};
+use crate::protocol::{Fail, auth_failed, invalid};
 use crate::registry::{Call, DIGEST, Entry, Job, MAC, NO_PARAMS, XOF_PARAMS, entry, plain, put};
 use digest::{Digest, ExtendableOutput, KeyInit, Mac};
 
@@ -137,21 +137,38 @@ fn xof_one_shot<X: ExtendableOutput + Default>(call: &Call) -> Result<Box<dyn Jo
 type HmacSha256 = hmac::Hmac<sha2::Sha256>;
 
 /// Reused key: the keyed state is computed once and cloned per message (the crate's idiom).
+/// `verify` finishes with `Mac::verify_slice` (constant time; a tag of another length fails).
 fn hmac_sha256(call: &Call) -> Result<Box<dyn Job>, Fail> {
     let key = call.take("key")?;
     let msg = call.take("msg")?;
-    let keyed =
-        <HmacSha256 as KeyInit>::new_from_slice(&key).map_err(|_| invalid("HMAC key rejected"))?;
+    let keyed = hmac_key(&key)?;
     let fresh = call.fresh;
-    Ok(plain(move |out| {
-        let mut mac = if fresh {
-            <HmacSha256 as KeyInit>::new_from_slice(&key)
-                .map_err(|_| invalid("HMAC key rejected"))?
+    let start = move || {
+        if fresh {
+            hmac_key(&key)
         } else {
-            keyed.clone()
-        };
+            Ok(keyed.clone())
+        }
+    };
+    if call.operation == "verify" {
+        let tag = call.take("tag")?;
+        return Ok(plain(move |out| {
+            let mut mac = start()?;
+            mac.update(&msg);
+            mac.verify_slice(&tag)
+                .map_err(|_| auth_failed("tag does not verify"))?;
+            put(out, b"ok");
+            Ok(())
+        }));
+    }
+    Ok(plain(move |out| {
+        let mut mac = start()?;
         mac.update(&msg);
         put(out, &mac.finalize().into_bytes());
         Ok(())
     }))
+}
+
+fn hmac_key(key: &[u8]) -> Result<HmacSha256, Fail> {
+    <HmacSha256 as KeyInit>::new_from_slice(key).map_err(|_| invalid("HMAC key rejected"))
 }

@@ -109,6 +109,86 @@ mod tests {
         assert_eq!(reply["result"]["output"], json!("0000000000000002"));
     }
 
+    /// RFC 4231, test case 2: HMAC-SHA-256 of "what do ya want for nothing?" under "Jefe".
+    const RFC4231_2: [&str; 3] = [
+        "4a656665",
+        "7768617420646f2079612077616e7420666f72206e6f7468696e673f",
+        "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+    ];
+
+    fn hmac_verify(lib: &str, op: &str, tag: &str, fresh: bool) -> serde_json::Value {
+        let [key, msg, _] = RFC4231_2;
+        let req = json!({"id": 1, "op": op, "impl": lib, "primitive": "hmac-sha256",
+            "operation": "verify", "inputs": {"key": key, "msg": msg, "tag": tag},
+            "params": {"fresh_context": fresh}, "iterations": 3, "batches": 2});
+        answer(&req.to_string())
+    }
+
+    /// Every library offering hmac-sha256 offers `verify`: "ok" for the RFC's tag in compute
+    /// and in bench (reused and fresh key); a flipped first or last byte, a truncated, an
+    /// empty or a longer tag is auth_failed; a tag that is not hex is a bad request.
+    #[test]
+    fn hmac_verify_accepts_only_the_full_tag() {
+        let tag = RFC4231_2[2];
+        let flip = |i: usize| {
+            let mut b = hex::decode(tag).unwrap();
+            b[i] ^= 1;
+            hex::encode(b)
+        };
+        let refused = [
+            flip(0),
+            flip(31),
+            tag[..32].to_string(),
+            String::new(),
+            format!("{tag}00"),
+        ];
+        for lib in ["rustcrypto", "ring", "aws-lc-rs"] {
+            for fresh in [false, true] {
+                assert_eq!(
+                    hmac_verify(lib, "compute", tag, fresh)["result"]["output"],
+                    json!("ok")
+                );
+                let bench = hmac_verify(lib, "bench", tag, fresh);
+                assert_eq!(bench["result"]["output"], json!("ok"), "{lib}: {bench}");
+                assert_eq!(bench["result"]["samples"].as_array().unwrap().len(), 2);
+                for bad in &refused {
+                    let got = hmac_verify(lib, "compute", bad, fresh);
+                    assert_eq!(
+                        got["error"]["kind"],
+                        json!("auth_failed"),
+                        "{lib} {bad}: {got}"
+                    );
+                }
+            }
+            for bad in ["abc", "zz"] {
+                let got = hmac_verify(lib, "compute", bad, false);
+                assert_eq!(
+                    got["error"]["kind"],
+                    json!("bad_request"),
+                    "{lib} {bad}: {got}"
+                );
+            }
+        }
+    }
+
+    /// A leak request over two verify classes (tags wrong at either end): both auth_failed.
+    #[test]
+    fn hmac_verify_leak_classes_fail_authentication() {
+        let [key, msg, tag] = RFC4231_2;
+        let last = format!("{}42", &tag[..62]);
+        let req = json!({"id": 1, "op": "leak", "impl": "ring", "primitive": "hmac-sha256",
+            "operation": "verify", "inputs": {"key": key, "msg": msg},
+            "classes": [{"tag": format!("00{}", &tag[2..])}, {"tag": last}],
+            "params": {"fresh_context": false}, "order": "AAEBAA==", "taint": ["key"]});
+        let got = answer(&req.to_string());
+        assert_eq!(
+            got["result"]["outcomes"],
+            json!(["auth_failed", "auth_failed"]),
+            "{got}"
+        );
+        assert!(got["result"].get("tainted").is_none(), "not under memcheck");
+    }
+
     #[test]
     fn every_library_lists_primitives() {
         let hello = answer(r#"{"id": 1, "op": "hello"}"#);

@@ -92,7 +92,8 @@ def _overhead(r: dict, rows: list[dict]) -> list[str]:
 
 def _fresh(r: dict, rows: list[dict], advice) -> list[str]:
     """Keyed operations: what a fresh cipher/MAC object per message costs at this size."""
-    if r["operation"] not in KEYED_OPERATIONS:
+    mac = r.get("family") == "mac"  # a MAC's verify keys a MAC object too
+    if r["operation"] not in KEYED_OPERATIONS and not mac:
         return []
     fresh = bool(r["params"].get("fresh_context"))
     out = (

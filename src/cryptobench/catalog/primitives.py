@@ -124,7 +124,11 @@ class Primitive:
 
     def keyed(self, operation: str) -> bool:
         """Whether ``fresh_context`` is one of this operation's parameters."""
-        return operation in KEYED_OPERATIONS or self.is_pubkey and operation in PUBKEY_KEYED
+        return self.symmetric_keyed(operation) or self.is_pubkey and operation in PUBKEY_KEYED
+
+    def symmetric_keyed(self, operation: str) -> bool:
+        """A secret-key operation (a cipher or MAC object): a MAC's `verify` too."""
+        return operation in KEYED_OPERATIONS or self.family == "mac" and operation == "verify"
 
     def defaults(self) -> dict:
         return {name: p.default for name, p in self.params.items()}

@@ -202,6 +202,7 @@ def wycheproof_sample(verifier, cat, live, filters, cache, fps) -> list[dict]:
 @click.option("--public-key", "public_key", default=None)
 @click.option("--peer-public-key", "peer_public_key", default=None, help="agree: the peer's key")
 @click.option("--signature", default=None)
+@click.option("--tag", default=None, help="mac verify: the tag to check")
 @click.option("--key-seed", "key_seed", default=None, help="keygen from a seed (ML-KEM: 64 bytes)")
 @click.option("--ciphertext", default=None, help="kem decaps: the encapsulation's ciphertext")
 @click.option("--randomness", default=None, help="kem encaps: FIPS 203's 32-byte m")

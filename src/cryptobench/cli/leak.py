@@ -33,7 +33,7 @@ from .types import SEED, TIMEOUT
     type=click.IntRange(2, 1 << 20),
     default=None,
     help="input length of the two equality controls [default: the runner.toml's [leak] "
-    "control_bytes, else 64]",
+    "control_bytes, else 1024]",
 )
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table")
 @click.option("--output", "output_path", default=None, help="write the report here")
@@ -49,7 +49,7 @@ from .types import SEED, TIMEOUT
 )
 @guarded
 def leak(fmt, output_path, **opts):
-    """Is it constant time? dudect's paired timing test of AEAD tag checks, password
+    """Is it constant time? dudect's paired timing test of AEAD and MAC tag checks, password
     verification, ML-KEM decapsulation, key agreement and signing, with an early-exit and a
     constant-time control in every runtime."""
     req = leak_mod.LeakRequest(

@@ -1,10 +1,10 @@
 """`cryptobench leak`: a dudect-style paired timing-leakage check (docs/methodology.md,
-"Timing leakage"). Plan the targets per runtime (the two controls, AEAD `open` with a bad tag,
-password `verify` with a wrong password, ML-KEM `decaps`, key agreement and signing with the
-private key as the secret; no runner offers a MAC `verify` call yet), measure
-each in replicates (a fresh runner process and fresh inputs each, the classes' roles swapped
-in one, an A/A pair beside the target's classes) through the runners' `leak` requests
-(docs/protocol.md), give the replicated verdict (stats.leak) and store every case."""
+"Timing leakage"). Plan the targets per runtime (the two controls, AEAD `open` and MAC `verify`
+with a bad tag, password `verify` with a wrong password, ML-KEM `decaps`, key agreement and
+signing with the private key as the secret), measure each in replicates (a fresh runner process
+and fresh inputs each, the classes' roles swapped in one, an A/A pair beside the target's
+classes) through the runners' `leak` requests (docs/protocol.md), give the replicated verdict
+(stats.leak) and store every case."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ class LeakRequest:
     impls: list[str] = field(default_factory=list)
     primitives: list[str] = field(default_factory=list)
     measurements: int = DEFAULT_MEASUREMENTS
-    control_bytes: int | None = None  # None: the runtime's runner.toml [leak], else 64
+    control_bytes: int | None = None  # None: the runtime's runner.toml [leak], else 1024
     seed: int = 0
     timeout: float = 120.0
     wait: bool = False
@@ -131,6 +131,7 @@ def _chunk(t: Target, req, shared, classes, seq: bytes, swap: bool, want):
 CLASSES = {
     "control": "differ at byte 0 / at the last byte",
     "aead": "wrong first / last byte of the tag",
+    "mac": "wrong first / last byte of the tag",
     "password-hash": "password wrong in its first / last character",
     "fixed-random": "the ciphertext of the all-zero message / a fresh valid one per block",
     "valid-rejected": "a valid ciphertext / the same with its first bit flipped (rejected)",

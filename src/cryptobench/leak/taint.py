@@ -1,13 +1,13 @@
 """`cryptobench leak --taint`: the deterministic check beside the timing test
 (docs/methodology.md, "Secret taint"). The target's runner runs under Valgrind's memcheck
 (runtimes.valgrind, runtimes.memcheck); its `leak` request names the secret inputs in
-``taint`` (the controls' ``a``, an AEAD's ``key``, a public-key target's ``private_key``),
-which the runner marks undefined before it
-sets the call up, then makes its calls; every branch or memory index computed from them is
-reported with its symbol. Two processes, one per class (the input wrong at its first / its
-last position), give each site's counts: a site that runs more often in one of them stops
-where the input differs (an early exit); one that runs as often in both does not depend on
-the position (an accept/reject decision, a key schedule)."""
+``taint`` (the controls' ``a``, an AEAD's or a MAC's ``key``, a public-key target's
+``private_key``), which the runner marks undefined before it sets the call up, then makes its
+calls; every branch or memory index computed from them is reported with its symbol. Two
+processes, one per class (the input wrong at its first / its last position), give each site's
+counts: a site that runs more often in one of them stops where the input differs (an early
+exit); one that runs as often in both does not depend on the position (an accept/reject
+decision, a key schedule)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from .want import Unprepared
 SECRETS = {  # what the runner marks, per target family
     "control": ["a"],
     "aead": ["key"],
+    "mac": ["key"],
     "kem": ["private_key"],
     "kex": ["private_key"],
     "signature": ["private_key"],

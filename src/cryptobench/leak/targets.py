@@ -1,22 +1,25 @@
 """What `cryptobench leak` checks (docs/methodology.md, "Timing leakage"): per runtime the
-two equality controls, every implementation's AEAD `open` with a bad tag, password `verify`
-with a wrong password, ML-KEM `decaps` (two targets), key agreement and signing (leak/keyed.py),
-and for each replicate the two classes of inputs, their A/A pair (and what each class must
-answer), prepared by the implementation itself before anything is timed."""
+two equality controls, every implementation's AEAD `open` with a bad tag, MAC `verify` with a
+bad tag, password `verify` with a wrong password, ML-KEM `decaps` (two targets), key agreement
+and signing (leak/keyed.py), and for each replicate the two classes of inputs, their A/A pair
+(and what each class must answer), prepared by the implementation itself before anything is
+timed."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from ..runtimes.inputs import _rng
+from ..runtimes.protocol import RemoteError
 from ..runtimes.session import Runtime
 from . import keyed  # the public-key families' classes
 from .want import Classes, Side, Unverified, Want
 
 CONTROLS = ("equal", "equal-ct")  # the runtime's early-exit equality and constant-time one
-CONTROL_LEN = 64
+CONTROL_LEN = 1024  # the controls compare this many bytes (docs/methodology.md: their power)
 TARGET_FAMILIES = {
     "aead": "open",
+    "mac": "verify",  # only where the implementation offers verify (a MAC compare)
     "password-hash": "verify",
     "kem": "decaps",
     "kex": "agree",
@@ -36,6 +39,7 @@ PASSWORD_MIN = 1000
 COST_DIVISOR = {"decaps": 10, "agree": 10, "sign": 20}
 COST_MIN = 1000  # ≥ 16 blocks of ≥ 60 measurements
 PASSWORD_LEN = 16
+MAC_KEY_LEN, MAC_MSG_LEN = 32, 64  # a MAC verify target's random key and message
 # cheapest parameters each library accepts: the leak is in the final comparison, not the cost
 PASSWORD_PARAMS = {
     "bcrypt": {"cost": 4},
@@ -153,6 +157,8 @@ def classes_for(
         return Classes({"a": a}, first, Side.one({"b": _flip(a, size - 1)}, Want("00")), pair)
     if t.family == "aead":
         return _aead_classes(t, cat.get(t.primitive), rng, timeout, rep)
+    if t.family == "mac":
+        return _mac_classes(t, rng, timeout, rep)
     if t.family == "password-hash":
         return _password_classes(t, cat.get(t.primitive), rng, timeout, rep)
     return keyed.classes(t, cat.get(t.primitive), rng, timeout, rep, blocks)
@@ -174,6 +180,30 @@ def _aead_classes(t: Target, prim, rng, timeout: float, rep: int) -> Classes:
     fail = Want("auth_failed")
     pair = tuple(Side.one({"msg": _flip(ct, at, m)}, fail) for m in _masks(rng))
     a, b = Side.one({"msg": _flip(ct, first)}, fail), Side.one({"msg": _flip(ct, last)}, fail)
+    return Classes(shared, a, b, pair)
+
+
+def _mac_classes(t: Target, rng, timeout: float, rep: int) -> Classes:
+    """A MAC's verify: the tag the implementation's own `mac` makes (untimed) must verify;
+    classes A and B have its first / last byte wrong, the A/A pair the same position (first
+    in even replicates, last in odd ones) by two different masks."""
+    shared = {"key": rng.randbytes(MAC_KEY_LEN).hex(), "msg": rng.randbytes(MAC_MSG_LEN).hex()}
+    common = {"impl": t.impl.library, "primitive": t.primitive, "params": t.params}
+    ask = t.runtime.request
+    tag = ask("compute", timeout, operation="mac", inputs=shared, **common)["output"]
+    try:
+        ok = ask("compute", timeout, operation="verify", inputs={**shared, "tag": tag}, **common)
+    except RemoteError as exc:
+        if exc.kind != "auth_failed":
+            raise
+        ok = {"output": exc.kind}
+    if ok.get("output") != "ok":
+        raise Unverified(f"verify of its own mac's tag gave {ok.get('output')!r}, not ok")
+    first, last = 0, len(tag) // 2 - 1
+    at = first if rep % 2 == 0 else last
+    fail = Want("auth_failed")
+    pair = tuple(Side.one({"tag": _flip(tag, at, m)}, fail) for m in _masks(rng))
+    a, b = Side.one({"tag": _flip(tag, first)}, fail), Side.one({"tag": _flip(tag, last)}, fail)
     return Classes(shared, a, b, pair)
 
 

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..catalog.primitives import (
-    KEYED_OPERATIONS,
     OPERATIONS,
     UNSIZED_OPERATIONS,
     Catalog,
@@ -211,7 +210,7 @@ def build(
                         seen.add(case.key)
                         offer = impl.primitives[pid]
                         if (
-                            op in KEYED_OPERATIONS
+                            prim.symmetric_keyed(op)
                             and not params.get("fresh_context")
                             and not offer.reuses_key
                         ):

@@ -164,21 +164,21 @@ def notes(results: list[dict]) -> list[str]:
 
 TAINT_NOTE = (
     "Taint: the runner, under Valgrind's memcheck, marks the secret (the controls' expected "
-    "value, an AEAD's key) undefined before setting the call up and makes one call per class; "
-    "each conditional branch or memory index computed from it is listed with its symbol "
+    "value, an AEAD's or a MAC's key) undefined before setting the call up and makes one call "
+    "per class; each conditional branch or memory index computed from it is listed with its symbol "
     "(memcheck replaces memcmp by its own bcmp). An AEAD open's branch on its tag check's "
     "outcome (accept or reject, public) is listed too: read the symbol."
 )
 
 
 NOTE = (
-    "Classes: controls differ at byte 0 / at the last byte; AEAD open has its tag wrong in "
-    "the first / last byte; password verify gets a password wrong in its first / last "
-    "character; the A/A pair beside them is wrong at the same position by two different "
-    "values. ML-KEM decaps: the all-zero message's ciphertext vs a fresh valid one per block "
-    "(fixed-random), a valid ciphertext vs the same with a bit flipped (valid-rejected); agree "
-    "and sign: a fixed private key vs a fresh random one per block; their A/A pairs are built "
-    "like the random class. "
+    "Classes: controls differ at byte 0 / at the last byte; AEAD open and MAC verify have "
+    "their tag wrong in the first / last byte; password verify gets a password wrong in its "
+    "first / last character; the A/A pair beside them is wrong at the same position by two "
+    "different values. ML-KEM decaps: the all-zero message's ciphertext vs a fresh valid one "
+    "per block (fixed-random), a valid ciphertext vs the same with a bit flipped "
+    "(valid-rejected); agree and sign: a fixed private key vs a fresh random one per block; "
+    "their A/A pairs are built like the random class. "
     f"Each case is measured {stats.REPLICATES} times (a fresh runner process and "
     "fresh inputs each, the classes' roles swapped in one), each time with its A/A pair. "
     "Difference: class B − class A, per block (one request, its calls prepared afresh) the "

@@ -1,7 +1,7 @@
 """Agreement between implementations: a case's output must match another implementation's
 (not the same code in another runtime variant; another backend preferred), an AEAD must open
-another's seal, a password hash must verify elsewhere. Mixed into verify.Verifier, whose
-``compute``/``output_for``/``known_answers`` it uses."""
+another's seal, a password hash must verify elsewhere, a MAC's verify must accept another's
+tag. Mixed into verify.Verifier, whose ``compute``/``output_for``/``known_answers`` it uses."""
 
 from __future__ import annotations
 
@@ -72,6 +72,8 @@ class Agreement:
             if done is not None:
                 return done
         step = {"open": self._open, "hash": self._hash, "verify": self._verify}.get(op)
+        if prim.family == "mac" and op == "verify":
+            step = self._mac_verify
         if step:
             return step(impl, prim, inputs, params, kat)
         got = self.output_for(impl, prim.id, op, inputs, params)
@@ -127,6 +129,30 @@ class Agreement:
             inputs,
             expected,
         )
+
+    def _mac_verify(self, impl, prim, inputs, params, kat: Check):
+        """A MAC's verify accepts the tag another implementation's `mac` made (its own where no
+        other can): the inputs timed then carry that tag."""
+        maker, tag = self._tag_for(impl, prim, inputs, params)
+        inputs = dict(inputs, tag=tag)
+        same_output(self.output_for(impl, prim.id, "verify", inputs, params), "ok", "verify")
+        return Check(True, f"{kat.detail}; verifies {maker.id}'s tag", kat.vectors), inputs, "ok"
+
+    def _tag_for(self, impl, prim, inputs, params) -> tuple[Implementation, str]:
+        """(maker, tag): another backend's `mac` first, then the same backend's, then its own."""
+        others = [o for o in self._offers(prim.id, "mac", None) if not same_code(o, impl)]
+        others.sort(key=lambda o: same_backend(o, impl))
+        makers = others + ([impl] if impl.offers(prim.id, "mac") else [])
+        mac_inputs = {"key": inputs["key"], "msg": inputs["msg"]}
+        fresh = dict(params, fresh_context=True)  # the tag is the same; every API can
+        for maker in makers:
+            if not self.known_answers(maker, prim.id, "mac").ok:
+                continue
+            try:
+                return maker, self.output_for(maker, prim.id, "mac", mac_inputs, fresh)
+            except (RunnerFailure, RemoteError):
+                continue  # a peer that crashed or refused makes no tag: the next one
+        raise VerifyError("no implementation can make the tag to verify")
 
     def _verify(self, impl, prim, inputs, params, kat: Check):
         """A password verify accepts another implementation's hash."""

@@ -1,5 +1,6 @@
-"""Verification before timing: known answers, AEAD forgeries, contract checks and agreement
-between implementations. Nothing is timed unless its check here passed."""
+"""Verification before timing: known answers, AEAD forgeries and MAC tags a verify must
+refuse, contract checks and agreement between implementations. Nothing is timed unless its
+check here passed."""
 
 from __future__ import annotations
 
@@ -96,6 +97,8 @@ class Verifier(Agreement, PubkeyChecks, KemChecks):
     def _vectors_for(self, prim: Primitive, op: str) -> list[Vector]:
         vecs = [v for v in self.vectors.get(prim.id, []) if self.all_vectors or not v.slow]
         wanted = {"roundtrip": ("seal", "encrypt"), "open": ("seal",)}.get(op, (op,))
+        if prim.family == "mac":  # a MAC's verify checks the MAC vectors' tags
+            wanted = ("mac",)
         return [v for v in vecs if (v.operation or prim.operations[0]) in wanted]
 
     def _known_answers(self, impl: Implementation, prim: Primitive, op: str) -> Check:
@@ -131,6 +134,8 @@ class Verifier(Agreement, PubkeyChecks, KemChecks):
     def _check_vector(self, impl, prim, op, vec: Vector, params: dict) -> None:
         if prim.is_pubkey:
             return self.pubkey_vector(impl, prim, op, vec, params)
+        if prim.family == "mac" and op == "verify":  # not a password's verify
+            return self._mac_tags(impl, prim, vec.inputs, vec.output or "", params)
         inputs = dict(vec.inputs)
         if op == "open":
             sealed = vec.output
@@ -161,6 +166,24 @@ class Verifier(Agreement, PubkeyChecks, KemChecks):
         tampered.append(("AAD", dict(inputs, aad=flip(aad, 0) if aad else "01")))
         for what, bad in tampered:
             self._expect_auth_failed(impl, prim.id, "open", bad, params, f"a flipped {what} bit")
+
+    def _mac_tags(self, impl, prim, inputs: dict, tag: str, params: dict) -> None:
+        """A MAC's verify: the full-length tag answers "ok"; the tag with its first or its last
+        byte flipped, cut to 16 bytes, or empty answers auth_failed (a known answer whose tag
+        is not full-length: auth_failed for it alone)."""
+        base = {"key": inputs["key"], "msg": inputs.get("msg", "")}
+        if len(tag) != 2 * (prim.output_len or 32):
+            what = f"a {len(tag) // 2}-byte tag"
+            self._expect_auth_failed(impl, prim.id, "verify", dict(base, tag=tag), params, what)
+            return
+        got = self.compute(impl, prim.id, "verify", dict(base, tag=tag), params)
+        same_output(got, "ok", "verify")
+        wrong = {"first": flip(tag, 0), "last": flip(tag, -1)}
+        tampered = [(f"its {at} byte flipped", bad) for at, bad in wrong.items()]
+        tampered += [("16 bytes of it", tag[:32]), ("none of it", "")]
+        for what, bad in tampered:
+            bad_inputs = dict(base, tag=bad)
+            self._expect_auth_failed(impl, prim.id, "verify", bad_inputs, params, f"a tag: {what}")
 
     def _expect_auth_failed(self, impl, prim_id, op, inputs, params, what: str) -> None:
         try:

@@ -1,7 +1,8 @@
 """Project Wycheproof (vectors/wycheproof/, C2SP/wycheproof testvectors_v1, Apache-2.0) run
-through every implementation: valid vectors must seal/open/mac/derive exactly, invalid ones
-must be refused, and a vector whose sizes an implementation did not declare is skipped as
-unsupported (after checking the implementation refuses it: accepting it is a contract failure).
+through every implementation: valid vectors must seal/open/mac/derive exactly (and a MAC's
+verify accept a full-length valid tag), invalid ones must be refused, and a vector whose sizes
+an implementation did not declare is skipped as unsupported (after checking the implementation
+refuses it: accepting it is a contract failure).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from . import acvp_slhdsa as acvp
 from . import wycheproof_kem as wp_kem
 from . import wycheproof_mldsa as wp_mldsa
 from . import wycheproof_pubkey as wp_pubkey
+from .checks import flip
 
 # file stem → primitive id per key size in bits (None: any); what the catalog has
 FILES = {
@@ -302,7 +304,22 @@ class Suite:
             raise Fail(f"mac gave {got}, expected {case.expected}")
         if case.result == "invalid" and got == case.expected:
             raise Fail("the MAC matches a tag Wycheproof marks invalid")
+        if "verify" in impl.primitives[prim.id].operations and case.result != "acceptable":
+            self._mac_verify(impl, prim, case)
         return None
+
+    def _mac_verify(self, impl, prim, case: Case) -> None:
+        """verify: a valid full-length tag answers "ok" and the same with its first or last
+        byte flipped auth_failed; an invalid or truncated tag auth_failed."""
+        tag, full = case.expected, case.sizes["tag"] == prim.output_len
+        tags = [(tag, "ok" if case.result == "valid" and full else "auth_failed")]
+        if tags[0][1] == "ok":
+            tags += [(flip(tag, 0), "auth_failed"), (flip(tag, -1), "auth_failed")]
+        for sent, want in tags:
+            out, kind = self._call(impl, prim, "verify", dict(case.inputs, tag=sent))
+            if (out if kind is None else kind) != want:
+                got = f"gave {out!r}" if kind is None else f"failed with {kind}"
+                raise Fail(f"verify of tag {sent[:16]}… {got}, expected {want}")
 
     def _kdf(self, impl, prim, case: Case) -> str | None:
         out, kind = self._call(impl, prim, "derive", case.inputs, case.params)

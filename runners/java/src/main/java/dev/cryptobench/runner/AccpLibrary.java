@@ -53,7 +53,8 @@ final class AccpLibrary implements Library {
     return "JCA provider "
         + JdkJca.describe(AmazonCorrettoCryptoProvider.INSTANCE)
         + "; every call getInstance(name, ACCP); one MessageDigest/Mac/Cipher object reused per"
-        + " case (Cipher re-initialised with each message's IV)";
+        + " case (Cipher re-initialised with each message's IV); HMAC verify: doFinal then"
+        + " MessageDigest.isEqual";
   }
 
   @Override

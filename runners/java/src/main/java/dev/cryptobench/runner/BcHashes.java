@@ -32,6 +32,7 @@ import org.bouncycastle.crypto.digests.WhirlpoolDigest;
 import org.bouncycastle.crypto.engines.GOST28147Engine;
 import org.bouncycastle.crypto.macs.HMac;
 import org.bouncycastle.crypto.params.KeyParameter;
+import org.bouncycastle.util.Arrays;
 
 /** java/bc hashes, XOFs and HMAC: BouncyCastle's lightweight Digest classes. */
 final class BcHashes {
@@ -73,7 +74,10 @@ final class BcHashes {
     digest("streebog-256", "GOST3411_2012_256Digest", GOST3411_2012_256Digest::new);
     digest("streebog-512", "GOST3411_2012_512Digest", GOST3411_2012_512Digest::new);
     digest("sm3", "SM3Digest", SM3Digest::new);
-    TABLE.put("hmac-sha256", Shapes.mac("HMac(SHA256Digest)", BcHashes::hmac, BcHashes::mac));
+    TABLE.put(
+        "hmac-sha256",
+        Shapes.mac(
+            "HMac(SHA256Digest)", BcHashes::hmac, BcHashes::mac, Arrays::constantTimeAreEqual));
   }
 
   private BcHashes() {}

@@ -53,7 +53,8 @@ final class BcJcaLibrary implements Library {
     return "JCA provider "
         + JdkJca.describe(provider())
         + " (Security.addProvider); every call getInstance(name, BC); one MessageDigest/Mac/"
-        + "Cipher object reused per case (Cipher re-initialised with each message's IV)";
+        + "Cipher object reused per case (Cipher re-initialised with each message's IV); HMAC"
+        + " verify: doFinal then MessageDigest.isEqual";
   }
 
   @Override

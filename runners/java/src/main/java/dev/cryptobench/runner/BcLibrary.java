@@ -60,6 +60,7 @@ final class BcLibrary implements Library {
   public String notes() {
     return "lightweight API (org.bouncycastle.crypto), not the JCA provider; one Digest/HMac/"
         + "cipher object reused per case (later inits pass a null key to keep the key schedule);"
+        + " HMAC verify: HMac then Arrays.constantTimeAreEqual;"
         + " Argon2 raw output only; argon2 derive also takes the optional params secret and ad (hex);"
         + " public-key rows: one Signer/agreement object per case, keygen from key_seed for"
         + " X25519, Ed25519 and P-256; ML-KEM and ML-DSA (MLKEMGenerator/MLKEMExtractor,"

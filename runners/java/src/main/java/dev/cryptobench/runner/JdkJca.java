@@ -56,7 +56,9 @@ final class JdkJca {
       }
     }
     if (has(p, "Mac", "HmacSHA256")) {
-      t.put("hmac-sha256", Shapes.mac("HmacSHA256", key -> hmac(p, key), Mac::doFinal));
+      t.put(
+          "hmac-sha256",
+          Shapes.mac("HmacSHA256", key -> hmac(p, key), Mac::doFinal, MessageDigest::isEqual));
     }
     if (has(p, "Cipher", "AES/CTR/NoPadding")) {
       ctr(t, p, "aes-128-ctr", 16);

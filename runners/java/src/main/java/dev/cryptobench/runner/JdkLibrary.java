@@ -45,7 +45,9 @@ final class JdkLibrary implements Library {
     checksum("crc32", "java.util.zip.CRC32", CRC32::new);
     checksum("crc32c", "java.util.zip.CRC32C", CRC32C::new);
     checksum("adler32", "java.util.zip.Adler32", Adler32::new);
-    TABLE.put("hmac-sha256", Shapes.mac("HmacSHA256", JdkLibrary::hmac, Mac::doFinal));
+    TABLE.put(
+        "hmac-sha256",
+        Shapes.mac("HmacSHA256", JdkLibrary::hmac, Mac::doFinal, MessageDigest::isEqual));
     cipher("aes-128-ctr", 16, "AES/CTR/NoPadding", "AES", IvParameterSpec::new);
     cipher("aes-256-ctr", 32, "AES/CTR/NoPadding", "AES", IvParameterSpec::new);
     aead("aes-128-gcm", 16, "AES/GCM/NoPadding", "AES", n -> new GCMParameterSpec(128, n));
@@ -212,7 +214,8 @@ final class JdkLibrary implements Library {
     return "JCA providers "
         + String.join(", ", providers)
         + " and java.util.zip; one MessageDigest/Mac/Cipher object reused per case (Cipher"
-        + " re-initialised with each message's IV); digest(msg) allocates its output"
+        + " re-initialised with each message's IV); digest(msg) allocates its output; HMAC"
+        + " verify: doFinal then MessageDigest.isEqual"
         + JdkPq.note();
   }
 

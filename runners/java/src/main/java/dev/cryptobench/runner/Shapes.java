@@ -1,9 +1,11 @@
 package dev.cryptobench.runner;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiPredicate;
 
 /**
  * The shapes a dispatch-table row takes (digest, XOF, MAC, CTR cipher, AEAD, KDF), so that the
@@ -12,6 +14,7 @@ import java.util.Set;
  */
 final class Shapes {
   static final int TAG_LEN = 16;
+  private static final byte[] OK = "ok".getBytes(StandardCharsets.US_ASCII);
   private static final Set<String> NONE = Set.of();
 
   private Shapes() {}
@@ -73,18 +76,38 @@ final class Shapes {
     return new Primitive(nativeName, ops("digest", digest), Set.of("out_len"), true, null, 0);
   }
 
-  static <T> Primitive mac(String nativeName, Keyed<T> make, Hash<T> mac) {
-    Primitive.Prepare prepare =
+  /**
+   * A MAC: mac (the tag), and verify (inputs key, msg, tag): the tag computed as mac does, then
+   * compared with {@code equal}, the library's constant-time comparison; "ok" when it matches, else
+   * auth_failed (a tag of another length included).
+   */
+  static <T> Primitive mac(
+      String nativeName, Keyed<T> make, Hash<T> mac, BiPredicate<byte[], byte[]> equal) {
+    Primitive.Prepare verify =
         in -> {
-          byte[] key = in.get("key");
-          byte[] msg = in.get("msg");
-          if (in.fresh) {
-            return () -> mac.run(make.make(key), msg);
-          }
-          T ctx = make.make(key);
-          return () -> mac.run(ctx, msg);
+          byte[] tag = in.get("tag");
+          Op computed = macOp(in, make, mac);
+          return () -> verified(equal.test(computed.call(), tag));
         };
-    return new Primitive(nativeName, ops("mac", prepare), NONE, true, null, 0);
+    return new Primitive(
+        nativeName, ops("mac", in -> macOp(in, make, mac), "verify", verify), NONE, true, null, 0);
+  }
+
+  private static <T> Op macOp(Inputs in, Keyed<T> make, Hash<T> mac) throws Exception {
+    byte[] key = in.get("key");
+    byte[] msg = in.get("msg");
+    if (in.fresh) {
+      return () -> mac.run(make.make(key), msg);
+    }
+    T ctx = make.make(key);
+    return () -> mac.run(ctx, msg);
+  }
+
+  private static byte[] verified(boolean valid) throws RunnerException {
+    if (!valid) {
+      throw RunnerException.authFailed("the tag does not verify");
+    }
+    return OK;
   }
 
   /** A stream/CTR cipher: encrypt, and roundtrip = encrypt then decrypt. */
