@@ -15,8 +15,6 @@ import jsonschema
 import pytest
 
 import cryptobench
-from cryptobench import stats
-from cryptobench.catalog import keys
 from cryptobench.catalog import primitives as catalog
 from cryptobench.measure import sampling
 from cryptobench.measure.case import Prepared
@@ -26,6 +24,7 @@ from cryptobench.report import migration, sections
 from cryptobench.runtimes.protocol import Implementation, Offer, RunnerFailure, check_alloc
 
 from .conftest import QUICK_RUN, MemoryStore
+from .test_migration_view import result  # a measured pubkey row with its rounds
 
 PY_RUNNER = Path(__file__).resolve().parents[1] / "runners" / "python" / "runner.py"
 SCHEMA = json.loads(
@@ -153,32 +152,8 @@ def test_a_python_run_stores_and_exports_the_figure_in_a_valid_document(run_cli)
     assert {i: again[i]["alloc"] for i in rows} == {i: r["alloc"] for i, r in rows.items()}
 
 
-FAMILY = {"x25519": "kex", "ml-kem-768": "kem", "ed25519": "signature", "ml-dsa-65": "signature"}
-
-
 def _result(impl: str, pid: str, op: str, median: float, alloc: int | None) -> dict:
-    rounds = [
-        {"round": i, "median_ns": m, "ci_low_ns": m * 0.99, "ci_high_ns": m * 1.01}
-        for i, m in enumerate((median, median * 1.02, median * 0.98), 1)
-    ]
-    est = stats.rounds_ci(
-        *[[r[k] for r in rounds] for k in ("median_ns", "ci_low_ns", "ci_high_ns")]
-    )
-    row = {
-        "runtime": impl.split("/")[0],
-        "implementation": impl,
-        "primitive": pid,
-        "family": FAMILY[pid],
-        "operation": op,
-        "size": 32 if op in ("sign", "verify") else 0,
-        "status": "ok",
-        "median_ns": est.median,
-        "ci_low_ns": est.low,
-        "ci_high_ns": est.high,
-        "rounds": rounds,
-        "params": {},
-        "wire_bytes": keys.wire_bytes(catalog.load().get(pid)),
-    }
+    row = result(impl, pid, op, [median, median * 1.02, median * 0.98])
     return row if alloc is None else {**row, "alloc_bytes_per_op": alloc}
 
 

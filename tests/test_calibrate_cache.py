@@ -8,22 +8,9 @@ from __future__ import annotations
 import json
 
 from tests.conftest import cli
-from tests.test_answers import kdf_runner  # noqa: F401 (the fixture)
+from tests.test_answers import CALIBRATE_KDF, kdf_runner  # noqa: F401 (the fixture)
 
-ARGS = (
-    "calibrate",
-    "pbkdf2-sha256",
-    "--impl",
-    "fake-kdf/fakekdf",
-    "--target",
-    "5ms",
-    "--time-budget",
-    "5s",
-    "--rounds",
-    "2",
-    "--format",
-    "json",
-)
+ARGS = (*CALIBRATE_KDF, "--impl", "fake-kdf/fakekdf")
 
 
 def _calibrate(*extra: str, env: dict | None = None):
