@@ -116,6 +116,9 @@ def test_ctrl_c_keeps_finished_cases_and_leaves_no_runner(fakes, isolated):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # a shell's background job ignores SIGINT and Python keeps an inherited SIG_IGN: the
+        # run must get the default, as from a terminal's Ctrl-C
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     db_path = isolated / "results.sqlite"
     # a case is stored before its progress line is printed: after "[2/" two cases (noop + one)
