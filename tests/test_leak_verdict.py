@@ -148,3 +148,34 @@ def test_report_rows_show_the_size_the_floor_and_the_a_a_rate():
     assert leak_report.aa_rates(results) == {"rust": (1, 2), "go": (0, 1)}
     assert leak_report.notes(results)[1].endswith("go 0/1, rust 1/2.")
     assert len(rows[0].cells()) == len(leak_report.COLUMNS)
+
+
+def _two_layouts(swapped, seed=31, n=20_000, blocks=64, cost=8.0):
+    """Identical classes, measured in a runner whose allocator gives each request's two
+    prepared calls one of two layouts in turn: the first call costs ``cost`` ns more in even
+    requests, the second in odd ones (the C runner, 2026-11-25: 8–10 ns, libgcrypt's HMAC
+    verify). ``swapped[k]``: block k gave class B's inputs to the runner's first call."""
+    rng = np.random.default_rng(seed)
+    classes = rng.integers(0, 2, n)
+    ids = block_ids(n, blocks)
+    served = classes ^ np.asarray(swapped, dtype=int)[ids]  # the runner's call: 0 first
+    ns = rng.gamma(4.0, 10.0, n) + 80.0 + cost * (served == ids % 2)
+    return stats.effect(np.round(ns), classes, ids)
+
+
+def test_a_swap_in_every_other_block_turns_alternating_layouts_into_a_difference():
+    """The bug the random swap fixes (docs/methodology.md, "Measurement"): swapping in every
+    other block undoes the allocator's alternation, so class A always got the slow call."""
+    e = _two_layouts([k % 2 == 1 for k in range(64)])
+    assert e.high_ns < 0 and abs(e.diff_ns + 8.0) < 1.0
+
+
+def test_a_random_balanced_swap_leaves_identical_classes_inside_their_interval():
+    from cryptobench.leak.command import swaps
+
+    swapped = swaps(7, "c/libgcrypt:hmac-sha256:verify:aa", 64)
+    assert sum(swapped) == 32 and swapped == swaps(7, "c/libgcrypt:hmac-sha256:verify:aa", 64)
+    assert swapped != [k % 2 == 1 for k in range(64)]
+    assert swapped != swaps(8, "c/libgcrypt:hmac-sha256:verify:aa", 64)  # from the seed
+    e = _two_layouts(swapped)
+    assert e.low_ns < 0 < e.high_ns

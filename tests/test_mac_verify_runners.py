@@ -1,7 +1,8 @@
 """HMAC `verify` (docs/protocol.md, operations table) in every runner that offers it: a right
-tag answers "ok", any other tag `auth_failed`, a tag that is not hex `bad_request`; `bench`
-times the verified call and `leak` takes classes of tags. Functional only: no timing
-assertions. Run against one runner: `pytest tests/test_mac_verify_runners.py -k php`.
+tag answers "ok", any other tag `auth_failed`, a tag that is not hex or no tag at all
+`bad_request`; `bench` times the verified call and `leak` takes classes of tags. Functional
+only: no timing assertions. Run against one runner:
+`pytest tests/test_mac_verify_runners.py -k php`.
 
 Known answer: RFC 4231, section 4.3 (test case 2, HMAC-SHA-256).
 """
@@ -56,14 +57,16 @@ def verifiers(runner):
     return proc, libs
 
 
-def _verify(proc, lib: str, tag: str, fresh: bool, op: str = "compute", **more) -> dict:
+def _verify(proc, lib: str, tag: str | None, fresh: bool, op: str = "compute", **more) -> dict:
+    """A verify request; tag None: sent without a `tag` input."""
+    inputs = {"key": KEY, "msg": MSG} | ({} if tag is None else {"tag": tag})
     return proc.request(
         op,
         timeout=60,
         impl=lib,
         primitive="hmac-sha256",
         operation="verify",
-        inputs={"key": KEY, "msg": MSG, "tag": tag},
+        inputs=inputs,
         params={"fresh_context": fresh},
         **more,
     )
@@ -81,13 +84,17 @@ def test_the_rfc_4231_tag_verifies_and_every_other_tag_fails(verifiers, fresh):
         assert _verify(proc, lib, TAG, fresh)["output"] == "ok", lib  # still serving
 
 
-@pytest.mark.parametrize("tag", ["5bd", "zz" * 32, TAG[:-1] + "g"])
-def test_a_tag_that_is_not_hex_is_a_bad_request(verifiers, tag):
+@pytest.mark.parametrize("fresh", [False, True])
+@pytest.mark.parametrize("tag", [None, "5bd", "zz" * 32, TAG[:-1] + "g"])
+def test_a_missing_or_non_hex_tag_is_a_bad_request(verifiers, tag, fresh):
+    """A missing input is a bad request (docs/protocol.md, error kinds), not an empty tag;
+    so is a tag that is not hex."""
     proc, libs = verifiers
     for lib in libs:
         with pytest.raises(RemoteError) as err:
-            _verify(proc, lib, tag, False)
+            _verify(proc, lib, tag, fresh)
         assert err.value.kind == "bad_request", (lib, err.value)
+        assert _verify(proc, lib, TAG, fresh)["output"] == "ok", lib  # still serving
 
 
 @pytest.mark.parametrize("fresh", [False, True])

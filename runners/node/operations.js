@@ -93,32 +93,45 @@ function macOk(valid) {
   return "ok";
 }
 
-// mac: fn(msg) -> tag; verify: the row's `verify` paths, fn(msg, tag) -> bool, checked.
-async function prepareMac(row, operation, inputs, params) {
-  const verify = operation === "verify";
-  need(inputs, verify ? ["key", "msg", "tag"] : ["key", "msg"]);
-  const fns = verify ? row.verify : row;
-  const { key, msg, tag } = inputs;
-  const env = verify ? { macOk, msg, tag } : { msg };
-  const args = verify ? "msg, tag" : "msg";
-  const wrap = (src) => (verify ? `macOk(${src})` : src);
-  const asyncOp = (run) => {
-    const call = verify ? async () => macOk(await run()) : run;
-    return { first: call, call, step: null, async: true };
-  };
-  if (params.fresh_context) {
-    if (row.asyncFresh) {
-      return asyncOp(verify ? () => fns.oneShot(key, msg, tag) : () => fns.oneShot(key, msg));
-    }
-    const op = sourced(wrap(`row.oneShot(key, ${args})`), { ...env, row: fns, key });
-    return { ...op, first: op.call };
+// A MAC row's call as source over `env` (msg; msg and tag for verify): keyed in
+// every call with fresh_context (`row.oneShot(key, …)`), else on the key made once
+// (`fn(…)`); `async` when that call returns a Promise. `fns`: the row's mac paths,
+// or its `verify` paths.
+async function macCall(row, fns, key, fresh, env) {
+  const args = Object.keys(env).join(", ");
+  if (fresh) {
+    return { expr: `row.oneShot(key, ${args})`, env: { ...env, row: fns, key }, async: row.asyncFresh };
   }
   if (!row.reusesKey) {
     throw unsupported("this API cannot reuse a key across messages: only fresh_context=true");
   }
   const fn = await fns.keyed(key);
-  if (row.async === true) return asyncOp(verify ? () => fn(msg, tag) : () => fn(msg));
-  const op = sourced(wrap(`fn(${args})`), { ...env, fn });
+  return { expr: `fn(${args})`, env: { ...env, fn }, async: row.async === true };
+}
+
+// mac: fn(msg) -> tag.
+async function prepareMac(row, inputs, params) {
+  need(inputs, ["key", "msg"]);
+  const c = await macCall(row, row, inputs.key, params.fresh_context, { msg: inputs.msg });
+  if (c.async) {
+    const call = inline(c.expr, c.env);
+    return { first: call, call, step: null, async: true };
+  }
+  const op = sourced(c.expr, c.env);
+  return { ...op, first: op.call };
+}
+
+// verify: the row's `verify` paths, fn(msg, tag) -> bool, checked by macOk.
+async function prepareMacVerify(row, inputs, params) {
+  need(inputs, ["key", "msg", "tag"]);
+  const { key, msg, tag } = inputs;
+  const c = await macCall(row, row.verify, key, params.fresh_context, { msg, tag });
+  if (c.async) {
+    const run = inline(c.expr, c.env);
+    const call = async () => macOk(await run());
+    return { first: call, call, step: null, async: true };
+  }
+  const op = sourced(`macOk(${c.expr})`, { macOk, ...c.env });
   return { ...op, first: op.call };
 }
 
@@ -253,7 +266,7 @@ export async function prepare(row, primitive, operation, inputs, rawParams, { co
     case "digest":
       return prepareDigest(row, inputs, params);
     case "mac":
-      return prepareMac(row, operation, inputs, params);
+      return (operation === "verify" ? prepareMacVerify : prepareMac)(row, inputs, params);
     case "cipher":
       return (row.async ? prepareCipherAsync : prepareCipher)(row, primitive, operation, inputs, params);
     case "aead":

@@ -20,7 +20,7 @@ from lib_cryptography_pq import ROWS as PQ_ROWS
 from lib_cryptography_pubkey import ROWS as PUBKEY_ROWS
 
 from cbrunner.protocol import AuthFailed
-from cbrunner.registry import Aead, Derive, Digest, Library, Mac, PasswordHash, Stream
+from cbrunner.registry import Aead, Derive, Digest, Library, Mac, PasswordHash, Stream, keyed_verify
 
 HASHES = {
     "md5": hashes.MD5,
@@ -80,18 +80,8 @@ def _hmac_sha256(key: bytes, params: dict):
 
 
 def _hmac_sha256_verify(key: bytes, params: dict):
-    keyed = hmac.HMAC(key, hashes.SHA256())
-
-    def verify(msg: bytes, tag: bytes) -> bytes:
-        h = keyed.copy()
-        h.update(msg)
-        try:
-            h.verify(tag)  # InvalidSignature on a mismatch, a tag of any other length included
-        except InvalidSignature:
-            raise AuthFailed() from None
-        return b"ok"
-
-    return verify
+    # HMAC.verify raises InvalidSignature on a mismatch, a tag of any other length included
+    return keyed_verify(hmac.HMAC(key, hashes.SHA256()), InvalidSignature)
 
 
 def _aead(cls, nonces=None) -> Aead:

@@ -30,7 +30,17 @@ from Crypto.Protocol import KDF
 from lib_pycryptodome_pubkey import ROWS as PUBKEY_ROWS
 
 from cbrunner.protocol import AuthFailed
-from cbrunner.registry import Aead, Derive, Digest, Inline, Library, Mac, PasswordHash, Stream
+from cbrunner.registry import (
+    Aead,
+    Derive,
+    Digest,
+    Inline,
+    Library,
+    Mac,
+    PasswordHash,
+    Stream,
+    keyed_verify,
+)
 
 
 def _digest(new) -> Digest:
@@ -57,18 +67,8 @@ def _hmac_sha256(key: bytes, params: dict):
 
 
 def _hmac_sha256_verify(key: bytes, params: dict):
-    keyed = HMAC.new(key, digestmod=SHA256)
-
-    def verify(msg: bytes, tag: bytes) -> bytes:
-        h = keyed.copy()
-        h.update(msg)
-        try:
-            h.verify(tag)  # ValueError on a mismatch, a tag of any other length included
-        except ValueError:
-            raise AuthFailed() from None
-        return b"ok"
-
-    return verify
+    # HMAC.verify raises ValueError on a mismatch, a tag of any other length included
+    return keyed_verify(HMAC.new(key, digestmod=SHA256), ValueError)
 
 
 def _aes_aead(mode, nonces=None) -> Aead:

@@ -86,10 +86,13 @@ def prepare(spec, op: str, inputs: dict, params: dict, bench: bool) -> tuple[Inl
 
 def _mac(spec: Mac, op: str, inputs: dict, params: dict, fresh: bool, msg: bytes) -> Inline:
     """mac, or verify of the tag as sent (the same tag in every timed call): the row's call
-    keyed once, or keyed inside every call (fresh) — the same rule for both operations."""
+    keyed once, or keyed inside every call (fresh) — the same rule for both operations.
+    verify without a tag is a bad request, as in every runner (an empty tag: auth_failed)."""
     key = hex_input(inputs, "key")
     make, args = spec.make, {"msg": msg}
     if op == "verify":
+        if "tag" not in inputs:
+            raise Fail("bad_request", "missing input tag")
         make, args["tag"] = spec.verify, hex_input(inputs, "tag")
     if fresh:
         src = f"make(key, params)({', '.join(args)})"

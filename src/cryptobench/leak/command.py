@@ -61,6 +61,16 @@ def order(seed: int, label: str, n: int) -> bytes:
     return rng.integers(0, 2, n, dtype=np.uint8).tobytes()
 
 
+def swaps(seed: int, label: str, blocks: int) -> list[bool]:
+    """Which blocks give class B's inputs to the runner's first prepared call: half of them,
+    at random from the run's seed. Not every other block: the C runner's allocator places a
+    request's two calls in two layouts that alternate between requests, and an alternating
+    swap turned that into a steady class difference (docs/methodology.md, "Measurement")."""
+    digest = hashlib.sha256(f"{seed}:{label}:swap".encode()).digest()
+    rng = np.random.default_rng(int.from_bytes(digest[:8], "big"))
+    return rng.permutation(np.arange(blocks) % 2 == 1).tolist()
+
+
 def decode_ns(text: str, n: int) -> np.ndarray:
     """The runner's ``ns``: base64 of little-endian uint32, one per measurement."""
     try:
@@ -106,7 +116,7 @@ def _spans(blocks: np.ndarray) -> list[tuple[int, int]]:
 def _chunk(t: Target, req, shared, classes, seq: bytes, swap: bool, want):
     """One leak request over a slice of the order. ``swap``: the runner's first prepared
     call gets class B's inputs, so which of its two set-ups (key schedule, buffers, their
-    addresses) serves a class alternates between requests and cancels out of the test.
+    addresses) serves a class is random over the requests and cancels out of the test.
     ``want``: what each class's untimed call must answer (targets.Want)."""
     sent = (1 - np.frombuffer(seq, dtype=np.uint8)).astype(np.uint8).tobytes() if swap else seq
     got = t.runtime.request(
@@ -160,12 +170,15 @@ class Measured:
 def _measurement(t: Target, req: LeakRequest, shared, pair: tuple[Side, Side], label: str):
     """One measurement of the class pair (class 0, class 1), block by block (each block's
     own inputs where a class is drawn afresh per block)."""
-    seq = order(req.seed, f"{t.impl_id}:{t.primitive}:{t.name}{label}", t.measurements)
+    name = f"{t.impl_id}:{t.primitive}:{t.name}{label}"
+    seq = order(req.seed, name, t.measurements)
     blocks = block_ids(t.measurements, blocks_for(t.measurements))
+    spans = _spans(blocks)
+    swapped = swaps(req.seed, name, len(spans))
     parts = []
-    for k, (k0, k1) in enumerate(_spans(blocks)):
+    for k, (k0, k1) in enumerate(spans):
         (in0, w0), (in1, w1) = pair[0].at(k), pair[1].at(k)
-        parts.append(_chunk(t, req, shared, [in0, in1], seq[k0:k1], k % 2 == 1, [w0, w1]))
+        parts.append(_chunk(t, req, shared, [in0, in1], seq[k0:k1], swapped[k], [w0, w1]))
     ns = np.concatenate([p[0] for p in parts])
     return Measured(ns, np.frombuffer(seq, dtype=np.uint8), blocks, parts[0][1])
 
@@ -180,10 +193,9 @@ def _replicate(t: Target, cat, req: LeakRequest, rep: int):
     pair = (cl.first, cl.last) if sign > 0 else (cl.last, cl.first)
     label = "" if rep == 0 else f":{rep}"  # replicate 0 keeps the order of earlier versions
     m = _measurement(t, req, cl.shared, pair, label)
-    seed = req.seed * 1000 + rep
-    ab = effect(m.ns, m.classes, m.blocks, sign, seed)
+    ab = effect(m.ns, m.classes, m.blocks, sign)
     a = _measurement(t, req, cl.shared, cl.aa, f":{rep}:aa")
-    return m, ab, effect(a.ns, a.classes, a.blocks, sign, seed + 500), cl.verification
+    return m, ab, effect(a.ns, a.classes, a.blocks, sign), cl.verification
 
 
 def _num(x: float) -> float | None:
@@ -240,7 +252,7 @@ def _measure_replicates(t: Target, cat, req: LeakRequest):
     reps, aas = [o[1] for o in out], [o[2] for o in out]
     first = out[0][0]
     test = leak_test(first.ns, first.classes, first.blocks)
-    v = replicated_verdict(reps, aas, seed=req.seed)
+    v = replicated_verdict(reps, aas)
     return _record(test, v, reps, aas, first), out[0][3]
 
 

@@ -182,7 +182,7 @@ NOTE = (
     f"Each case is measured {stats.REPLICATES} times (a fresh runner process and "
     "fresh inputs each, the classes' roles swapped in one), each time with its A/A pair. "
     "Difference: class B − class A, per block (one request, its calls prepared afresh) the "
-    "difference of the classes' medians, their mean over the blocks with a bootstrap 95% "
+    "difference of the classes' medians, their mean over the blocks with Student's t 95% "
     "interval (both measurements pooled). Leak only when every measurement's interval lies "
     "beyond the A/A floor (the largest end of the A/A intervals), on the same side; a "
     "difference seen once is 'not replicated'; 'no leak detected ≥ Y' gives the smallest "
