@@ -54,11 +54,15 @@ class LeakRequest:
     taint: bool = False  # also the secret-taint check under memcheck (leak/taint.py)
 
 
+def _seeded(seed: int, label: str) -> np.random.Generator:
+    """A generator drawn from the run's seed and a label (the case, the measurement)."""
+    digest = hashlib.sha256(f"{seed}:{label}".encode()).digest()
+    return np.random.default_rng(int.from_bytes(digest[:8], "big"))
+
+
 def order(seed: int, label: str, n: int) -> bytes:
     """The classes' interleaving (0 = A, 1 = B): random, from the run's seed and the case."""
-    digest = hashlib.sha256(f"{seed}:{label}".encode()).digest()
-    rng = np.random.default_rng(int.from_bytes(digest[:8], "big"))
-    return rng.integers(0, 2, n, dtype=np.uint8).tobytes()
+    return _seeded(seed, label).integers(0, 2, n, dtype=np.uint8).tobytes()
 
 
 def swaps(seed: int, label: str, blocks: int) -> list[bool]:
@@ -66,9 +70,7 @@ def swaps(seed: int, label: str, blocks: int) -> list[bool]:
     at random from the run's seed. Not every other block: the C runner's allocator places a
     request's two calls in two layouts that alternate between requests, and an alternating
     swap turned that into a steady class difference (docs/methodology.md, "Measurement")."""
-    digest = hashlib.sha256(f"{seed}:{label}:swap".encode()).digest()
-    rng = np.random.default_rng(int.from_bytes(digest[:8], "big"))
-    return rng.permutation(np.arange(blocks) % 2 == 1).tolist()
+    return _seeded(seed, f"{label}:swap").permutation(np.arange(blocks) % 2 == 1).tolist()
 
 
 def decode_ns(text: str, n: int) -> np.ndarray:
