@@ -9,6 +9,7 @@ import pytest
 
 from cryptobench.leak import command as leak
 from cryptobench.leak import targets as leak_targets
+from cryptobench.stats.leak import CONTROL_REPLICATES
 
 from .conftest import built, cli
 
@@ -34,8 +35,10 @@ def test_leak_runs_stores_and_shows():
     assert {r["operation"] for r in doc["results"]} == {"leak"}
     for key in [("python/control", "equal"), ("python/control", "equal-ct")]:
         r = rows[key]
-        assert r["status"] == "ok" and r["n_samples"] == 2 * 5000  # two replicates
-        assert r["leak"]["n_a"] + r["leak"]["n_b"] == 5000
+        per = 1000 * 5 * 2 // CONTROL_REPLICATES  # 5 × N in each of two processes, shared out
+        assert r["status"] == "ok" and r["n_samples"] == CONTROL_REPLICATES * per
+        assert r["leak"]["n_a"] + r["leak"]["n_b"] == per
+        assert len(r["leak"]["replicates"]) == len(r["leak"]["aa"]) == CONTROL_REPLICATES
     aead = rows[("python/cryptography", "chacha20-poly1305")]
     assert aead["status"] == "ok" and aead["leak"]["target"] == "open"
     lk = aead["leak"]
@@ -70,7 +73,9 @@ def test_kem_decapsulation_gets_its_two_targets_against_a_real_runner():
         r = rows[target]
         assert r["status"] == "ok" and r["family"] == "kem", r.get("error")
         assert len(r["leak"]["replicates"]) == len(r["leak"]["aa"]) == 2
-        assert r["n_samples"] == 2 * max(leak_targets.COST_MIN, 1000 // 10)
+        n, probe = r["leak"]["measurements"], r["leak"]["probe_ns"]
+        assert probe > 0 and n == leak_targets.budgeted_count(1000, probe) == 1000
+        assert r["n_samples"] == 2 * n
     assert "rejected: another secret" in rows["decaps valid-rejected"]["verification"]
     assert "encapsulated secret" in rows["decaps fixed-random"]["verification"]
 

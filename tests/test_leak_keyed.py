@@ -18,6 +18,7 @@ from cryptobench.leak import keyed
 from cryptobench.leak import targets as lt
 from cryptobench.leak.want import Side, Unprepared, Unverified, Want
 from cryptobench.runtimes.protocol import Implementation, Offer, RemoteError
+from cryptobench.stats.leak import CONTROL_REPLICATES, REPLICATES
 
 CAT = catalog_mod.load()
 KEM = ("keygen", "encaps", "decaps")
@@ -108,18 +109,36 @@ def test_plan_gives_each_kem_two_targets_and_skips_what_is_no_target():
         if t.impl
     ]
     assert got == [
-        ("go/stdlib", "ed25519", "sign", 50_000 // lt.COST_DIVISOR["sign"]),
-        ("go/stdlib", "ml-kem-768", "decaps fixed-random", 5000),
-        ("go/stdlib", "ml-kem-768", "decaps valid-rejected", 5000),
-        ("go/stdlib", "x25519", "agree", 5000),
+        ("go/stdlib", "ed25519", "sign", 50_000),
+        ("go/stdlib", "ml-kem-768", "decaps fixed-random", 50_000),
+        ("go/stdlib", "ml-kem-768", "decaps valid-rejected", 50_000),
+        ("go/stdlib", "x25519", "agree", 50_000),
     ]  # no decaps to time in enc-only; RSA and SLH-DSA signing are not targets
+    # the public-key targets' N is their ceiling: leak/command.py sizes them by a probe
+
+
+def test_a_budget_sizes_public_key_targets_by_their_cost():
+    n = 50_000
+    fits = n * lt.COST_BUDGET_NS  # ns of calls the budget holds
+    assert lt.budgeted_count(n, fits / 11_000) == 11_000  # e.g. ECDSA signing at ~22 µs
+    assert lt.budgeted_count(n, 1.0) == n  # never more than N
+    assert lt.budgeted_count(n, 1e9) == lt.COST_MIN  # never fewer than COST_MIN
+    assert lt.budgeted_count(10 * n, fits / 11_000) == 10 * 11_000  # N scales the budget
+
+
+def test_controls_take_more_processes_with_the_same_measurements():
+    rt = FakeRuntime("go", {"stdlib": {"ed25519": SIG}})
+    ctl = [t for t in lt.plan_targets([rt], CAT, _req()) if not t.impl]
+    assert [t.replicates for t in ctl] == [CONTROL_REPLICATES] * 2
+    total = 50_000 * lt.CONTROL_FACTOR * REPLICATES
+    assert all(total - t.replicates < t.measurements * t.replicates <= total for t in ctl)
 
 
 def test_counts_never_fall_under_the_minimum_and_peers_start_in_the_runtime():
     here = FakeRuntime("py", {"a": {"ml-kem-768": KEM}, "b": {"ml-kem-768": KEM}})
     there = FakeRuntime("go", {"c": {"ml-kem-768": KEM}})
-    plan = [t for t in lt.plan_targets([there, here], CAT, _req(measurements=2000)) if t.impl]
-    assert {t.measurements for t in plan} == {lt.COST_MIN}
+    plan = [t for t in lt.plan_targets([there, here], CAT, _req(measurements=500)) if t.impl]
+    assert {lt.budgeted_count(t.measurements, 30_000.0) for t in plan} == {lt.COST_MIN}
     a = next(t for t in plan if t.impl_id == "py/a")
     assert [(rt.id, impl.library) for rt, impl in a.peers] == [("py", "b"), ("go", "c")]
 

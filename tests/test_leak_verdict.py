@@ -179,3 +179,42 @@ def test_a_random_balanced_swap_leaves_identical_classes_inside_their_interval()
     assert swapped != swaps(8, "c/libgcrypt:hmac-sha256:verify:aa", 64)  # from the seed
     e = _two_layouts(swapped)
     assert e.low_ns < 0 < e.high_ns
+
+
+def _process(d) -> stats.Effect:
+    """One process's effect from its blocks' differences ``d``."""
+    d = np.asarray(d, dtype=float)
+    low, high = stats.interval(d)
+    return stats.Effect(float(np.mean(d)), low, high, 1.0, 5000, 5000, len(d), 50, 100.0, tuple(d))
+
+
+def test_processes_that_disagree_widen_the_pooled_interval_to_theirs():
+    """Two processes at 10 and 16 ns, each precise to ±0.5 ns: the blocks' interval alone
+    (±0.35) would miss the next process; DerSimonian-Laird's between-process variance, for
+    two equally precise processes, gives mean ± z(0.975) · |m1 − m2| / 2 = 13 ± 5.88."""
+    base = np.random.default_rng(7).normal(0.0, 2.0, 64)
+    reps = [_process(base + 10.0), _process(base[::-1] + 16.0)]
+    both = stats.pooled(reps)
+    half = scipy_stats.norm.ppf(0.975) * 6.0 / 2
+    assert math.isclose(both.diff_ns, 13.0 + base.mean(), rel_tol=1e-12)
+    assert math.isclose(both.high_ns - both.diff_ns, half, rel_tol=1e-9)
+    assert math.isclose(both.diff_ns - both.low_ns, half, rel_tol=1e-9)
+    blocks_only = stats.interval(np.concatenate([r.diffs for r in reps]))
+    assert both.high_ns - both.low_ns > 5 * (blocks_only[1] - blocks_only[0])
+
+
+def test_processes_that_agree_keep_the_blocks_interval():
+    """Equal means (Cochran's Q = 0): no variance between processes, nothing widened."""
+    base = np.random.default_rng(8).normal(0.0, 2.0, 64)
+    reps = [_process(base + 12.0), _process(base[::-1] + 12.0)]
+    both = stats.pooled(reps)
+    d = np.concatenate([r.diffs for r in reps])
+    assert (both.low_ns, both.high_ns) == stats.interval(d)
+
+
+def test_the_widened_interval_leaves_the_verdict_to_each_measurement():
+    """The verdict stands on each process's own interval beyond the A/A floor: two processes
+    that disagree on the size (8 and 14 ns) but both show it are still a leak."""
+    v = _target(9, shifts=(8.0, 14.0))
+    assert v.verdict == "leak"
+    assert v.effect.low_ns < 8.0 and v.effect.high_ns > 14.0

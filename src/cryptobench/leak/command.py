@@ -23,9 +23,18 @@ from ..results import document as results
 from ..run.lifecycle import Lifecycle, document, stopping
 from ..runtimes.protocol import RemoteError, RunnerFailure
 from ..runtimes.session import open_runtimes
-from ..stats.leak import METHOD, REPLICATES, block_ids, effect, leak_test, replicated_verdict
+from ..stats.leak import METHOD, block_ids, effect, leak_test, replicated_verdict
 from . import taint
-from .targets import Side, Target, Unverified, classes_for, plan_targets
+from .targets import (
+    BUDGETED,
+    PROBE,
+    Side,
+    Target,
+    Unverified,
+    budgeted_count,
+    classes_for,
+    plan_targets,
+)
 from .want import Unprepared
 
 # Each case is sent as BLOCKS requests (fewer when short: at least BLOCK_MIN measurements
@@ -200,6 +209,21 @@ def _replicate(t: Target, cat, req: LeakRequest, rep: int):
     return m, ab, effect(a.ns, a.classes, a.blocks, sign), cl.verification
 
 
+def _budgeted(t: Target, cat, req: LeakRequest) -> tuple[Target, float | None]:
+    """A public-key target sized by its time budget (targets.budgeted_count): the median of
+    PROBE calls of its two classes, on inputs of their own (drawn as a replicate after the
+    last), in a fresh process; (the sized target, the probed ns per call)."""
+    if t.operation not in BUDGETED:
+        return t, None
+    t.runtime.stop()
+    cl = classes_for(t, cat, req.seed, req.timeout, t.replicates, 1)
+    (in0, w0), (in1, w1) = cl.first.at(0), cl.last.at(0)
+    seq = order(req.seed, f"{t.impl_id}:{t.primitive}:{t.name}:probe", PROBE)
+    ns, _ = _chunk(t, req, cl.shared, [in0, in1], seq, False, [w0, w1])
+    call_ns = float(np.median(ns))
+    return replace(t, measurements=budgeted_count(req.measurements, call_ns)), call_ns
+
+
 def _num(x: float) -> float | None:
     """JSON has no NaN or infinity: null."""
     return float(x) if math.isfinite(x) else None
@@ -250,7 +274,7 @@ def _record(test, v, reps, aas, first: Measured) -> dict:
 
 
 def _measure_replicates(t: Target, cat, req: LeakRequest):
-    out = [_replicate(t, cat, req, rep) for rep in range(REPLICATES)]
+    out = [_replicate(t, cat, req, rep) for rep in range(t.replicates)]
     reps, aas = [o[1] for o in out], [o[2] for o in out]
     first = out[0][0]
     test = leak_test(first.ns, first.classes, first.blocks)
@@ -259,10 +283,11 @@ def _measure_replicates(t: Target, cat, req: LeakRequest):
 
 
 def measure(t: Target, cat, req: LeakRequest) -> dict:
-    """One target: REPLICATES replicates (each: fresh process and inputs, the target's classes
+    """One target: its replicates (each: fresh process and inputs, the target's classes
     then their A/A pair), the verdict (stats.leak.replicated_verdict) and dudect's tests."""
     res = _case(t, req)
     try:
+        t, probe_ns = _budgeted(t, cat, req)
         record, outcome = _measure_replicates(t, cat, req)
     except RemoteError as exc:
         if exc.kind == "unsupported" and t.params.get("fresh_context") is False:
@@ -278,7 +303,9 @@ def measure(t: Target, cat, req: LeakRequest) -> dict:
         return {**res, "status": "skipped", "error": f"unsupported: cannot prepare: {exc}"}
     key = t.kind or t.family
     aa = AA_KEYED.get(key, AA_CLASSES)
-    res["leak"].update(record, classes=CLASSES[key], aa_classes=aa)
+    res["leak"].update(record, classes=CLASSES[key], aa_classes=aa, measurements=t.measurements)
+    if probe_ns is not None:
+        res["leak"]["probe_ns"] = probe_ns  # the call's cost that sized the measurements
     med = record["replicates"][0]["median_ns"] or 0.0
     return {
         **res,
@@ -288,7 +315,7 @@ def measure(t: Target, cat, req: LeakRequest) -> dict:
         "median_ns": med,
         "ci_low_ns": med,
         "ci_high_ns": med,
-        "n_samples": t.measurements * REPLICATES,
+        "n_samples": t.measurements * t.replicates,
     }
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from ..runtimes.inputs import _rng
 from ..runtimes.protocol import RemoteError
 from ..runtimes.session import Runtime
+from ..stats.leak import CONTROL_REPLICATES, REPLICATES
 from . import keyed  # the public-key families' classes
 from .want import Classes, Side, Unverified, Want
 
@@ -33,11 +34,19 @@ KEM_KINDS = ("fixed-random", "valid-rejected")
 # of RSA key generations) nor SLH-DSA (milliseconds per signature): docs/methodology.md
 SIGN_PRIMITIVES = ("ed25519", "ecdsa-p256-sha256", "ml-dsa-44", "ml-dsa-65", "ml-dsa-87")
 CONTROL_FACTOR = 5  # the controls decide whether verdicts are given: more measurements there
+# ... in CONTROL_REPLICATES processes (stats.leak), sharing CONTROL_FACTOR × REPLICATES
+# measurements
 PASSWORD_DIVISOR = 100  # password verify is ~10⁴× slower: that many times fewer measurements
 PASSWORD_MIN = 1000
-# public-key calls take 20–1000 µs (AEAD open ~1 µs): that many times fewer measurements
-COST_DIVISOR = {"decaps": 10, "agree": 10, "sign": 20}
+# public-key calls take 20–1000 µs (AEAD open ~1 µs): they get as many measurements as fit in
+# a time budget of N × COST_BUDGET_NS of calls (0.25 s at the default N = 50 000), the call's
+# cost probed on PROBE calls before the replicates; at least COST_MIN, at most N. A fixed
+# divisor gave OpenSSL's ECDSA signing 2 500 measurements, where its 0.4% difference was found
+# in 7 of 9 runs (docs/methodology.md, "Measurements")
+BUDGETED = ("decaps", "agree", "sign")
+COST_BUDGET_NS = 5_000
 COST_MIN = 1000  # ≥ 16 blocks of ≥ 60 measurements
+PROBE = 64
 PASSWORD_LEN = 16
 MAC_KEY_LEN, MAC_MSG_LEN = 32, 64  # a MAC verify target's random key and message
 # cheapest parameters each library accepts: the leak is in the final comparison, not the cost
@@ -61,6 +70,7 @@ class Target:
     measurements: int
     params: dict = field(default_factory=dict)
     size: int = 0  # the controls' input length
+    replicates: int = REPLICATES  # fresh processes, each with its own inputs and A/A pair
     kind: str = ""  # kem: which of KEM_KINDS
     # (runtime, implementation) pairs that may make this target's keys and ciphertexts when
     # the implementation cannot (encaps with a chosen m, keygen from a seed): same runtime first
@@ -76,9 +86,11 @@ class Target:
         return f"{self.operation} {self.kind}" if self.kind else self.operation
 
 
-def _count(req, operation: str) -> int:
-    div = COST_DIVISOR.get(operation)
-    return max(COST_MIN, req.measurements // div) if div else req.measurements
+def budgeted_count(n: int, call_ns: float) -> int:
+    """A public-key target's measurements: what fits in n × COST_BUDGET_NS of calls of
+    ``call_ns`` each, within [COST_MIN, max(n, COST_MIN)]."""
+    fits = int(n * COST_BUDGET_NS / max(call_ns, 1.0))
+    return max(COST_MIN, min(n, fits))
 
 
 def _library_targets(rt, impl, pid, offer, prim, req) -> list[Target]:
@@ -95,7 +107,7 @@ def _library_targets(rt, impl, pid, offer, prim, req) -> list[Target]:
     if prim.family == "signature" and pid not in SIGN_PRIMITIVES:
         return []
     params = {**prim.defaults(), "fresh_context": not offer.reuses_key}
-    n = _count(req, op)
+    n = req.measurements  # the budgeted operations' ceiling: leak/command.py sizes them
     if prim.family == "kem":
         return [Target(rt, impl, pid, prim.family, op, n, params, kind=k) for k in KEM_KINDS]
     return [Target(rt, impl, pid, prim.family, op, n, params)]
@@ -110,8 +122,11 @@ def plan_targets(live: list[Runtime], cat, req) -> list[Target]:
     """Per runtime: the two controls, then each implementation's offered targets."""
     out = []
     for rt in live:
-        n_ctl = req.measurements * CONTROL_FACTOR
-        out += [Target(rt, None, c, "control", "compare", n_ctl) for c in CONTROLS]
+        n_ctl = req.measurements * CONTROL_FACTOR * REPLICATES // CONTROL_REPLICATES
+        out += [
+            Target(rt, None, c, "control", "compare", n_ctl, replicates=CONTROL_REPLICATES)
+            for c in CONTROLS
+        ]
         for ctl in out[-2:]:
             ctl.size = req.control_bytes or rt.spec.leak_control_bytes or CONTROL_LEN
         for impl in rt.implementations:

@@ -160,7 +160,10 @@ def leak_verdict(test: LeakTest) -> str:
 # of them, Student's t in 5.3% (nominal 5%); docs/methodology.md, "Verdict".
 
 CONFIDENCE = 0.95
-METHOD = "median difference per block, mean over blocks, Student's t 95% interval"
+METHOD = (
+    "median difference per block, mean over blocks; 95% interval: Student's t over the blocks, "
+    "widened by the variance between processes (DerSimonian-Laird) when they disagree"
+)
 
 
 @dataclass(frozen=True)
@@ -252,10 +255,35 @@ def _effect_of(d: np.ndarray, x: np.ndarray, c: np.ndarray, sign: int) -> Effect
     )
 
 
+def across(effects: list[Effect], mean: float, low: float, high: float) -> tuple[float, float]:
+    """``low``…``high`` (the blocks' interval around ``mean``) widened by the variance between
+    the processes, when their means differ by more than their own intervals allow: the random
+    effects interval of DerSimonian and Laird (Controlled Clinical Trials 7, 1986), each
+    measurement weighted by its blocks' standard error. The blocks hold only the variation
+    within a process; where a process's compilation or placement moves the difference (a JIT's
+    compare loop), its interval would not cover the next process (docs/methodology.md,
+    "Verdict")."""
+    ok = [e for e in effects if math.isfinite(e.diff_ns) and e.half_width > 0 and e.blocks > 1]
+    if len(ok) < 2 or not (math.isfinite(low) and math.isfinite(high)):
+        return low, high
+    q = 0.5 + CONFIDENCE / 2
+    m = np.array([e.diff_ns for e in ok])
+    v = np.array([(e.half_width / scipy_stats.t.ppf(q, e.blocks - 1)) ** 2 for e in ok])
+    w = 1 / v
+    spread = float(np.sum(w * (m - np.sum(w * m) / np.sum(w)) ** 2))  # Cochran's Q
+    tau2 = max(0.0, (spread - (len(ok) - 1)) / (np.sum(w) - np.sum(w**2) / np.sum(w)))
+    half = float(scipy_stats.norm.ppf(q)) / math.sqrt(float(np.sum(1 / (v + tau2))))
+    half = max((high - low) / 2, half)
+    return mean - half, mean + half
+
+
 def pooled(effects: list[Effect]) -> Effect:
-    """The measurements' blocks together (already oriented alike): one effect and interval."""
+    """The measurements' blocks together (already oriented alike): one effect, its interval
+    over the blocks widened to the one over the processes when wider (``across``)."""
     d = np.concatenate([np.asarray(e.diffs, dtype=float) for e in effects])
     low, high = interval(d)
+    if len(d):
+        low, high = across(effects, float(np.mean(d)), low, high)
     return Effect(
         diff_ns=float(np.mean(d)) if len(d) else math.nan,
         low_ns=low,
@@ -305,6 +333,9 @@ def aa_flagged(aas: list[Effect]) -> bool:
 
 
 REPLICATES = 2
+# the controls' processes: an early-exit compare's size moves between processes (a JIT's loop,
+# placement) by more than one process's interval, and two processes cannot show by how much
+CONTROL_REPLICATES = 6
 
 
 def replicated_verdict(reps: list[Effect], aas: list[Effect]) -> Verdict:
