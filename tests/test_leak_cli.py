@@ -74,7 +74,7 @@ def test_kem_decapsulation_gets_its_two_targets_against_a_real_runner():
         assert r["status"] == "ok" and r["family"] == "kem", r.get("error")
         assert len(r["leak"]["replicates"]) == len(r["leak"]["aa"]) == 2
         n, probe = r["leak"]["measurements"], r["leak"]["probe_ns"]
-        assert probe > 0 and n == leak_targets.budgeted_count(1000, probe) == 1000
+        assert probe > 0 and n == leak_targets.budgeted_count(1000, "decaps", probe) == 1000
         assert r["n_samples"] == 2 * n
     assert "rejected: another secret" in rows["decaps valid-rejected"]["verification"]
     assert "encapsulated secret" in rows["decaps fixed-random"]["verification"]

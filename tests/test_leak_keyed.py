@@ -117,13 +117,15 @@ def test_plan_gives_each_kem_two_targets_and_skips_what_is_no_target():
     # the public-key targets' N is their ceiling: leak/command.py sizes them by a probe
 
 
-def test_a_budget_sizes_public_key_targets_by_their_cost():
+def test_a_budget_raises_cheap_public_key_targets_over_their_divisor():
     n = 50_000
     fits = n * lt.COST_BUDGET_NS  # ns of calls the budget holds
-    assert lt.budgeted_count(n, fits / 11_000) == 11_000  # e.g. ECDSA signing at ~22 µs
-    assert lt.budgeted_count(n, 1.0) == n  # never more than N
-    assert lt.budgeted_count(n, 1e9) == lt.COST_MIN  # never fewer than COST_MIN
-    assert lt.budgeted_count(10 * n, fits / 11_000) == 10 * 11_000  # N scales the budget
+    assert lt.budgeted_count(n, "sign", fits / 11_000) == 11_000  # ECDSA signing at ~22 µs
+    assert lt.budgeted_count(n, "sign", 1.0) == n  # never more than N
+    assert lt.budgeted_count(n, "sign", 1e6) == n // lt.COST_DIVISOR["sign"]  # the floor
+    assert lt.budgeted_count(n, "decaps", 1e6) == n // lt.COST_DIVISOR["decaps"]
+    assert lt.budgeted_count(2000, "agree", 1e6) == lt.COST_MIN  # never fewer than COST_MIN
+    assert lt.budgeted_count(10 * n, "sign", fits / 11_000) == 10 * 11_000  # N scales it
 
 
 def test_controls_take_more_processes_with_the_same_measurements():
@@ -138,7 +140,7 @@ def test_counts_never_fall_under_the_minimum_and_peers_start_in_the_runtime():
     here = FakeRuntime("py", {"a": {"ml-kem-768": KEM}, "b": {"ml-kem-768": KEM}})
     there = FakeRuntime("go", {"c": {"ml-kem-768": KEM}})
     plan = [t for t in lt.plan_targets([there, here], CAT, _req(measurements=500)) if t.impl]
-    assert {lt.budgeted_count(t.measurements, 30_000.0) for t in plan} == {lt.COST_MIN}
+    assert {lt.budgeted_count(t.measurements, t.operation, 30e3) for t in plan} == {lt.COST_MIN}
     a = next(t for t in plan if t.impl_id == "py/a")
     assert [(rt.id, impl.library) for rt, impl in a.peers] == [("py", "b"), ("go", "c")]
 

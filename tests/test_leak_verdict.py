@@ -22,12 +22,16 @@ def _measure(rng, shift=0.0, swap=False, n=20_000, blocks=64):
     return stats.effect(np.round(ns), classes, ids, sign=-1 if swap else 1)
 
 
-def _target(seed, shifts=(0.0, 0.0), aa_shift=0.0):
+def _measured(seed, shifts=(0.0, 0.0), aa_shift=0.0):
     """Two replicates (roles swapped in the second) and their two A/A measurements."""
     rng = np.random.default_rng(seed)
     reps = [_measure(rng, shifts[0]), _measure(rng, shifts[1], swap=True)]
     aas = [_measure(rng, aa_shift), _measure(rng, aa_shift, swap=True)]
-    return stats.replicated_verdict(reps, aas)
+    return reps, aas
+
+
+def _target(seed, shifts=(0.0, 0.0), aa_shift=0.0):
+    return stats.replicated_verdict(*_measured(seed, shifts, aa_shift))
 
 
 def test_block_median_differences_by_hand():
@@ -58,8 +62,9 @@ def test_the_swapped_replicate_is_oriented_like_the_first():
 def test_a_one_off_shift_is_not_replicated():
     v = _target(3, shifts=(3.0, 0.0))
     assert v.verdict == "not replicated"
-    assert v.summary.startswith("difference of ") and v.summary.endswith(", not replicated")
-    assert v.effect.low_ns > v.floor_ns  # the replicate that showed it
+    assert v.summary.startswith("difference of ")
+    assert v.summary.endswith(", not replicated (1 of 2 measurements beyond the A/A floor)")
+    assert v.effect == stats.pooled(_measured(3, shifts=(3.0, 0.0))[0])  # both pooled
     opposite = _target(4, shifts=(3.0, -3.0))
     assert opposite.verdict == "not replicated"
 
@@ -144,7 +149,7 @@ def test_report_rows_show_the_size_the_floor_and_the_a_a_rate():
     rows = leak_report.rows(results)
     assert rows[0].difference == "3.30 ns (2.90…3.80)" and rows[0].fraction == "+3.00%"
     assert rows[0].floor == "0.90 ns" and rows[0].verdict.startswith("leak (replicated in 2")
-    assert rows[2].verdict == "difference seen once, not replicated"
+    assert rows[2].verdict == "difference not replicated"
     assert leak_report.aa_rates(results) == {"rust": (1, 2), "go": (0, 1)}
     assert leak_report.notes(results)[1].endswith("go 0/1, rust 1/2.")
     assert len(rows[0].cells()) == len(leak_report.COLUMNS)
@@ -190,17 +195,19 @@ def _process(d) -> stats.Effect:
 
 def test_processes_that_disagree_widen_the_pooled_interval_to_theirs():
     """Two processes at 10 and 16 ns, each precise to ±0.5 ns: the blocks' interval alone
-    (±0.35) would miss the next process; DerSimonian-Laird's between-process variance, for
-    two equally precise processes, gives mean ± z(0.975) · |m1 − m2| / 2 = 13 ± 5.88."""
+    (±0.35) would miss the next process. For two equally precise processes (variance v each)
+    DerSimonian-Laird's τ² is (m1 − m2)²/2 − v; its share τ²/2 is taken at t(0.975, 1)."""
     base = np.random.default_rng(7).normal(0.0, 2.0, 64)
     reps = [_process(base + 10.0), _process(base[::-1] + 16.0)]
     both = stats.pooled(reps)
-    half = scipy_stats.norm.ppf(0.975) * 6.0 / 2
+    v = (reps[0].half_width / scipy_stats.t.ppf(0.975, 63)) ** 2
+    blocks_only = stats.interval(np.concatenate([r.diffs for r in reps]))
+    within = (blocks_only[1] - blocks_only[0]) / 2
+    half = math.sqrt(within**2 + scipy_stats.t.ppf(0.975, 1) ** 2 * (6.0**2 / 2 - v) / 2)
     assert math.isclose(both.diff_ns, 13.0 + base.mean(), rel_tol=1e-12)
     assert math.isclose(both.high_ns - both.diff_ns, half, rel_tol=1e-9)
     assert math.isclose(both.diff_ns - both.low_ns, half, rel_tol=1e-9)
-    blocks_only = stats.interval(np.concatenate([r.diffs for r in reps]))
-    assert both.high_ns - both.low_ns > 5 * (blocks_only[1] - blocks_only[0])
+    assert both.low_ns < 10.0 and both.high_ns > 16.0
 
 
 def test_processes_that_agree_keep_the_blocks_interval():

@@ -221,7 +221,8 @@ def _budgeted(t: Target, cat, req: LeakRequest) -> tuple[Target, float | None]:
     seq = order(req.seed, f"{t.impl_id}:{t.primitive}:{t.name}:probe", PROBE)
     ns, _ = _chunk(t, req, cl.shared, [in0, in1], seq, False, [w0, w1])
     call_ns = float(np.median(ns))
-    return replace(t, measurements=budgeted_count(req.measurements, call_ns)), call_ns
+    n = budgeted_count(req.measurements, t.operation, call_ns)
+    return replace(t, measurements=n), call_ns
 
 
 def _num(x: float) -> float | None:

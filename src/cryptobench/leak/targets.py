@@ -38,12 +38,13 @@ CONTROL_FACTOR = 5  # the controls decide whether verdicts are given: more measu
 # measurements
 PASSWORD_DIVISOR = 100  # password verify is ~10⁴× slower: that many times fewer measurements
 PASSWORD_MIN = 1000
-# public-key calls take 20–1000 µs (AEAD open ~1 µs): they get as many measurements as fit in
-# a time budget of N × COST_BUDGET_NS of calls (0.25 s at the default N = 50 000), the call's
-# cost probed on PROBE calls before the replicates; at least COST_MIN, at most N. A fixed
-# divisor gave OpenSSL's ECDSA signing 2 500 measurements, where its 0.4% difference was found
-# in 7 of 9 runs (docs/methodology.md, "Measurements")
-BUDGETED = ("decaps", "agree", "sign")
+# public-key calls take 20–1000 µs (AEAD open ~1 µs): they get N / COST_DIVISOR measurements,
+# or more, up to N, where the calls are cheap enough to fit more in a time budget of
+# N × COST_BUDGET_NS (0.25 s at the default N = 50 000), their cost probed on PROBE calls
+# before the replicates; at least COST_MIN. N/20 alone gave OpenSSL's ECDSA signing 2 500
+# measurements, where its 0.4% difference showed in 7 of 9 (docs/methodology.md)
+COST_DIVISOR = {"decaps": 10, "agree": 10, "sign": 20}
+BUDGETED = tuple(COST_DIVISOR)
 COST_BUDGET_NS = 5_000
 COST_MIN = 1000  # ≥ 16 blocks of ≥ 60 measurements
 PROBE = 64
@@ -86,11 +87,11 @@ class Target:
         return f"{self.operation} {self.kind}" if self.kind else self.operation
 
 
-def budgeted_count(n: int, call_ns: float) -> int:
-    """A public-key target's measurements: what fits in n × COST_BUDGET_NS of calls of
-    ``call_ns`` each, within [COST_MIN, max(n, COST_MIN)]."""
+def budgeted_count(n: int, operation: str, call_ns: float) -> int:
+    """A public-key target's measurements: n / COST_DIVISOR, or what fits in n ×
+    COST_BUDGET_NS of calls of ``call_ns`` each when that is more (at most n); ≥ COST_MIN."""
     fits = int(n * COST_BUDGET_NS / max(call_ns, 1.0))
-    return max(COST_MIN, min(n, fits))
+    return max(COST_MIN, n // COST_DIVISOR[operation], min(n, fits))
 
 
 def _library_targets(rt, impl, pid, offer, prim, req) -> list[Target]:

@@ -30,7 +30,7 @@ class Row:
     implementation: str
     target: str
     measurements: str
-    difference: str  # "X ns (lo…hi)": both replicates pooled, or the one that showed it
+    difference: str  # "X ns (lo…hi)": the measurements pooled
     fraction: str
     floor: str
     t: str
@@ -105,7 +105,7 @@ def verdict_text(lk: dict) -> str:
     if lk["verdict"] == "leak":
         return f"leak (replicated in {len(lk.get('replicates') or [])}, beyond the A/A floor)"
     if lk["verdict"] == "not replicated":
-        return "difference seen once, not replicated"
+        return "difference not replicated"
     return lk["summary"]
 
 
@@ -184,8 +184,8 @@ NOTE = (
     "fresh inputs each, the classes' roles swapped in one), each time with its A/A pair. "
     "Difference: class B − class A, per block (one request, its calls prepared afresh) the "
     "difference of the classes' medians, their mean over the blocks with a 95% interval: "
-    "Student's t over the blocks of both measurements, or over the two processes' means when "
-    "that is wider. Leak only when every measurement's interval lies "
+    "Student's t over the blocks of every measurement, widened by the variance between the "
+    "processes when their means disagree. Leak only when every measurement's interval lies "
     "beyond the A/A floor (the largest end of the A/A intervals), on the same side; a "
     "difference seen once is 'not replicated'; 'no leak detected ≥ Y' gives the smallest "
     "difference the rule would have flagged, and does not prove there is none. |t|: dudect's "

@@ -162,7 +162,7 @@ def leak_verdict(test: LeakTest) -> str:
 CONFIDENCE = 0.95
 METHOD = (
     "median difference per block, mean over blocks; 95% interval: Student's t over the blocks, "
-    "widened by the variance between processes (DerSimonian-Laird) when they disagree"
+    "widened by the variance between processes (DerSimonian-Laird, t with k-1 degrees)"
 )
 
 
@@ -257,23 +257,25 @@ def _effect_of(d: np.ndarray, x: np.ndarray, c: np.ndarray, sign: int) -> Effect
 
 def across(effects: list[Effect], mean: float, low: float, high: float) -> tuple[float, float]:
     """``low``…``high`` (the blocks' interval around ``mean``) widened by the variance between
-    the processes, when their means differ by more than their own intervals allow: the random
-    effects interval of DerSimonian and Laird (Controlled Clinical Trials 7, 1986), each
-    measurement weighted by its blocks' standard error. The blocks hold only the variation
-    within a process; where a process's compilation or placement moves the difference (a JIT's
-    compare loop), its interval would not cover the next process (docs/methodology.md,
-    "Verdict")."""
+    the processes, when their means differ by more than their own intervals allow. The blocks
+    hold only the variation within a process; where a process's compilation or placement moves
+    the difference (a JIT's compare loop), their interval would not cover the next process.
+    The between-process variance τ² is DerSimonian and Laird's (Controlled Clinical Trials 7,
+    1986: from Cochran's Q over the measurements, each weighted by its blocks' standard
+    error); its share of the mean's variance, τ²/k, is taken at Student's t with k − 1
+    degrees, as Hartung and Knapp (Statistics in Medicine 20, 2001) do for few studies, and
+    added in quadrature to the blocks' half-width (docs/methodology.md, "Verdict")."""
     ok = [e for e in effects if math.isfinite(e.diff_ns) and e.half_width > 0 and e.blocks > 1]
     if len(ok) < 2 or not (math.isfinite(low) and math.isfinite(high)):
         return low, high
     q = 0.5 + CONFIDENCE / 2
     m = np.array([e.diff_ns for e in ok])
-    v = np.array([(e.half_width / scipy_stats.t.ppf(q, e.blocks - 1)) ** 2 for e in ok])
-    w = 1 / v
+    w = np.array([(scipy_stats.t.ppf(q, e.blocks - 1) / e.half_width) ** 2 for e in ok])
     spread = float(np.sum(w * (m - np.sum(w * m) / np.sum(w)) ** 2))  # Cochran's Q
-    tau2 = max(0.0, (spread - (len(ok) - 1)) / (np.sum(w) - np.sum(w**2) / np.sum(w)))
-    half = float(scipy_stats.norm.ppf(q)) / math.sqrt(float(np.sum(1 / (v + tau2))))
-    half = max((high - low) / 2, half)
+    k = len(ok)
+    tau2 = max(0.0, (spread - (k - 1)) / float(np.sum(w) - np.sum(w**2) / np.sum(w)))
+    between = float(scipy_stats.t.ppf(q, k - 1)) ** 2 * tau2 / k
+    half = math.sqrt(((high - low) / 2) ** 2 + between)
     return mean - half, mean + half
 
 
@@ -306,8 +308,8 @@ def fmt_ns(v: float) -> str:
 @dataclass(frozen=True)
 class Verdict:
     """What a target's row says. ``verdict``: ``leak``, ``not replicated``, ``no leak
-    detected`` or ``inconclusive``; ``summary`` the sentence; the headline effect (both
-    replicates pooled, or the one that showed a difference when not replicated), its share of
+    detected`` or ``inconclusive``; ``summary`` the sentence; the headline effect (every
+    measurement's blocks pooled, ``pooled``), its share of
     the call, the A/A floor and the smallest difference the rule would have flagged."""
 
     verdict: str
@@ -342,7 +344,9 @@ def replicated_verdict(reps: list[Effect], aas: list[Effect]) -> Verdict:
     """``leak`` only when at least REPLICATES measurements (fresh processes and inputs, roles
     swapped in one) each put their whole interval beyond the A/A floor, on the same side;
     one-off or opposite differences are ``not replicated``; else ``no leak detected ≥ Y``
-    with Y = floor + the widest half-interval (a difference that large would have shown)."""
+    with Y = floor + the widest half-interval (a difference that large would have shown).
+    The effect is always every measurement's blocks pooled (``pooled``): its interval holds
+    the variation between the processes, which one process's does not."""
     floor = aa_floor(aas)
     both = pooled(reps)
     flagged = aa_flagged(aas)
@@ -357,13 +361,15 @@ def replicated_verdict(reps: list[Effect], aas: list[Effect]) -> Verdict:
             f"{len(reps)} of {len(reps)}, beyond the A/A floor of {fmt_ns(floor)} ns"
         )
         return Verdict("leak", text, both, frac, floor, detectable, flagged)
-    if any(sides):
-        seen = next(e for e, s in zip(reps, sides, strict=True) if s)
-        text = f"difference of {_sized(seen)}, not replicated"
-        frac = seen.diff_ns / seen.median_ns if seen.median_ns else math.nan
-        return Verdict("not replicated", text, seen, frac, floor, detectable, flagged)
-    text = f"no leak detected ≥ {fmt_ns(detectable)} ns"
     frac = both.diff_ns / both.median_ns if both.median_ns else math.nan
+    if any(sides):
+        beyond = sum(1 for s in sides if s)
+        text = (
+            f"difference of {_sized(both)}, not replicated ({beyond} of {len(reps)} "
+            "measurements beyond the A/A floor)"
+        )
+        return Verdict("not replicated", text, both, frac, floor, detectable, flagged)
+    text = f"no leak detected ≥ {fmt_ns(detectable)} ns"
     return Verdict("no leak detected", text, both, frac, floor, detectable, flagged)
 
 
