@@ -74,6 +74,7 @@ HOSTILE = [
     ("msg null", compute(inputs='{"msg": null}'), BAD, 5),
     ("msg an array", compute(inputs='{"msg": ["61"]}'), BAD, 5),
     ("msg odd hex", compute(inputs='{"msg": "616"}'), BAD, 5),
+    ("msg missing", compute(inputs="{}"), BAD, 5),  # a required input: never read as empty
     ("primitive a number", compute().replace(b'"noop"', b"7"), BAD, 5),
     ("iterations a string", bench('"7"', "1"), BAD, 5),
     ("iterations fractional", bench("7.5", "1"), BAD, 5),

@@ -47,19 +47,18 @@ def prepare(spec, op: str, inputs: dict, params: dict, bench: bool) -> tuple[Inl
         if bench:
             raise Fail("unsupported", "this library cannot reuse a key/context: fresh_context only")
         fresh = True
-    msg = hex_input(inputs, "msg")
     if isinstance(spec, Digest):
-        call = library_call(spec.make(params), msg=msg)
+        call = library_call(spec.make(params), msg=hex_input(inputs, "msg"))
         return call, call
     if isinstance(spec, Mac):
-        call = _mac(spec, op, inputs, params, fresh, msg)
+        call = _mac(spec, op, inputs, params, fresh, hex_input(inputs, "msg"))
         return call, call
     if isinstance(spec, (Aead, Stream)):
         return _cipher(spec, op, inputs, fresh)
     password = hex_input(inputs, "password")
     if isinstance(spec, Derive) or (isinstance(spec, PasswordHash) and op == "derive"):
         fn = spec.fn if isinstance(spec, Derive) else spec.derive
-        salt = hex_input(inputs, "salt")
+        salt = hex_input(inputs, "salt", optional=True)  # HKDF's salt is optional
         src = "fn(password, salt, params)"
         call = Inline(src, fn=fn, password=password, salt=salt, params=params)
         return call, call
@@ -73,7 +72,9 @@ def prepare(spec, op: str, inputs: dict, params: dict, bench: bool) -> tuple[Inl
             params=params,
         )
         return call, call
-    encoded = inputs.get("encoded", "")
+    if "encoded" not in inputs:
+        raise Fail("bad_request", "missing input encoded")
+    encoded = inputs.get("encoded")
 
     def verify():
         if not spec.verify(password, encoded, params):
@@ -91,8 +92,6 @@ def _mac(spec: Mac, op: str, inputs: dict, params: dict, fresh: bool, msg: bytes
     key = hex_input(inputs, "key")
     make, args = spec.make, {"msg": msg}
     if op == "verify":
-        if "tag" not in inputs:
-            raise Fail("bad_request", "missing input tag")
         make, args["tag"] = spec.verify, hex_input(inputs, "tag")
     if fresh:
         src = f"make(key, params)({', '.join(args)})"
@@ -112,7 +111,7 @@ def check_nonce(spec, nonce: bytes) -> None:
 
 def _cipher(spec, op: str, inputs: dict, fresh: bool):
     key, nonce, msg = hex_input(inputs, "key"), hex_input(inputs, "nonce"), hex_input(inputs, "msg")
-    aad = hex_input(inputs, "aad")
+    aad = hex_input(inputs, "aad", optional=True)  # absent means empty (docs/protocol.md)
     check_nonce(spec, nonce)
     # The context: made once, or per message (fresh) inside the timed call itself.
     ctx_src = "make_key(key)" if fresh else "ctx"
