@@ -192,6 +192,11 @@ def test_a_dropped_connection_is_reconnected_once(own_pg):
     pid = store.db.info.backend_pid
     with psycopg.connect(url, autocommit=True) as admin:
         admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        gone = "SELECT count(*) FROM pg_stat_activity WHERE pid = %s"
+        for _ in range(200):  # pg_terminate_backend only signals: wait until it has exited
+            if admin.execute(gone, (pid,)).fetchone()[0] == 0:
+                break
+            time.sleep(0.05)
     assert store.run_ids() == []  # answered over a new connection
     assert store.db.info.backend_pid != pid
 
@@ -233,3 +238,21 @@ def test_a_long_code_path_is_admitted_and_markup_in_it_is_not():
     assert marked.startswith("code_path holds markup")
     assert admit.row_problem({**row, "code_path": "x" * 2001}, cat).startswith("code_path")
     assert admit.row_problem({**row, "library": "x" * 201}, cat).startswith("library")
+
+
+def test_what_counts_as_a_dropped_connection():
+    """The reconnect rule on fixed errors: a client-side socket error (no SQLSTATE) and the
+    server's termination are a dropped connection; a cancelled query is not."""
+    psycopg = pytest.importorskip("psycopg")
+    from types import SimpleNamespace
+
+    from cryptobench.store.postgres import PostgresStore
+
+    store = PostgresStore.__new__(PostgresStore)
+    store.db = SimpleNamespace(closed=False, broken=False)
+    assert store._dropped(psycopg.OperationalError("connection socket closed"))
+    assert store._dropped(psycopg.errors.AdminShutdown("terminating connection"))
+    assert not store._dropped(psycopg.errors.QueryCanceled("canceling statement"))
+    assert not store._dropped(psycopg.errors.UndefinedTable("no such table"))
+    store.db = SimpleNamespace(closed=False, broken=True)
+    assert store._dropped(psycopg.errors.UndefinedTable("no such table"))

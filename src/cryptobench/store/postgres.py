@@ -81,11 +81,22 @@ class PostgresStore(RunStore):
             except psycopg.errors.UniqueViolation:
                 raise
             except psycopg.Error as exc:
-                if not (self.db.closed or self.db.broken):
+                if not self._dropped(exc):
                     raise DataError(f"{self.where}: {_one_line(exc)}") from None
                 if attempt == 2 or not self._reconnect():
                     raise self.lost("server gone") from None
         raise AssertionError("unreachable")
+
+    def _dropped(self, exc: Exception) -> bool:
+        """The connection is gone: psycopg marked it so, or the error says it — no SQLSTATE (a
+        client-side "connection socket closed": a terminated backend can close the socket
+        before psycopg marks the connection broken), class 08 (connection exception) or
+        57P01–57P03 (the server terminated it, is shutting down, cannot connect now)."""
+        state = getattr(exc, "sqlstate", None)
+        gone = isinstance(exc, psycopg.OperationalError) and (
+            state is None or state.startswith("08") or state in ("57P01", "57P02", "57P03")
+        )
+        return self.db.closed or self.db.broken or gone
 
     def _reconnect(self) -> bool:
         try:
