@@ -10,7 +10,6 @@ import base64
 import hashlib
 from types import SimpleNamespace
 
-import numpy as np
 import pytest
 
 from cryptobench.catalog import primitives as catalog_mod
@@ -236,13 +235,13 @@ def test_a_measurement_checks_each_blocks_outcomes_in_the_swapped_order_too():
     t = _target(rt, "ml-kem-768", "valid-rejected")
     cl = lt.classes_for(t, CAT, seed=6, timeout=5, blocks=16)
     req = leak.LeakRequest(command="x", db=None, seed=6)
-    m = leak._measurement(t, req, cl.shared, (cl.first, cl.last), "", 1)
+    m = leak._measurement(t, req, cl.shared, (cl.first, cl.last), "")
     assert len(m.ns) == t.measurements and len(set(m.blocks.tolist())) == 16
     sent = [f for f in rt.sent if f[0] == "leak"]
     assert len(sent) == 16
     wrong = Side.one(cl.last.inputs[0], Want(cl.first.wants[0].exact))  # a rejection as valid
     with pytest.raises(Unverified, match="not"):
-        leak._measurement(t, req, cl.shared, (cl.first, wrong), "", 1)
+        leak._measurement(t, req, cl.shared, (cl.first, wrong), "")
 
 
 def test_a_kem_case_ends_skipped_with_the_reason_when_nothing_can_prepare_it():
@@ -258,45 +257,3 @@ def test_taint_marks_the_private_key_of_the_public_key_targets():
 
     for family in ("kem", "kex", "signature"):
         assert taint.SECRETS[family] == ["private_key"]
-
-
-class JitteryRuntime(FakeRuntime):
-    """Times of ~1000 ns with a few ns of noise; the ``wild`` leak requests (by their count)
-    give class 1 a one-off +5 µs, as a collector's pause over half a block would."""
-
-    def __init__(self, wild, *a, **kw):
-        super().__init__(*a, **kw)
-        self.wild, self.leaks, self.rng = set(wild), 0, np.random.default_rng(7)
-
-    def _leak(self, f):
-        got = super()._leak(f)
-        seq = np.frombuffer(base64.b64decode(f["order"]), dtype=np.uint8)
-        wild = 5000 * (seq == 1) * (self.leaks in self.wild)
-        ns = 1000 + self.rng.integers(0, 8, len(seq)) + wild
-        self.leaks += 1
-        return {**got, "ns": base64.b64encode(ns.astype("<u4").tobytes()).decode()}
-
-
-def _jittery(wild):
-    rt = JitteryRuntime(wild, "go", {"stdlib": {"ml-kem-768": KEM}})
-    t = _target(rt, "ml-kem-768", "valid-rejected")
-    cl = lt.classes_for(t, CAT, seed=6, timeout=5, blocks=16)
-    req = leak.LeakRequest(command="x", db=None, seed=6)
-    return rt, leak._measurement(t, req, cl.shared, (cl.first, cl.last), "", -1)
-
-
-def test_a_one_off_block_is_measured_again_and_its_re_measurement_stands():
-    rt, m = _jittery(wild={4})
-    assert len([f for f in rt.sent if f[0] == "leak"]) == 17  # 16 blocks, block 4 again
-    (again,) = m.remeasured
-    assert again["block"] == 4 and again["diff_ns"] < -4900  # oriented: sign −1
-    assert abs(again["again_ns"]) < 10
-    assert abs(m.effect().diff_ns) < 10  # the first measurement of block 4 left out
-
-
-def test_a_block_that_stays_wild_is_kept_and_many_wild_blocks_are_the_measurement():
-    _, m = _jittery(wild={4, 16})  # block 4, then its re-measurement (request 16)
-    assert m.remeasured[0]["again_ns"] < -4900
-    assert m.effect().diff_ns < -4900 / 16 + 10  # the re-measurement stands as it came
-    _, m = _jittery(wild={1, 3, 5, 7})  # four of 16: more than WILD_MAX, nothing re-measured
-    assert m.remeasured == []

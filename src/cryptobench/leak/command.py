@@ -23,16 +23,7 @@ from ..results import document as results
 from ..run.lifecycle import Lifecycle, document, stopping
 from ..runtimes.protocol import RemoteError, RunnerFailure
 from ..runtimes.session import open_runtimes
-from ..stats.leak import (
-    METHOD,
-    block_difference,
-    block_ids,
-    effect,
-    fmt_ns,
-    leak_test,
-    replicated_verdict,
-    wild_blocks,
-)
+from ..stats.leak import METHOD, block_ids, effect, leak_test, replicated_verdict
 from . import taint
 from .targets import (
     BUDGETED,
@@ -179,60 +170,43 @@ AA_KEYED = {
 
 @dataclass
 class Measured:
-    """One measurement (one class pair, its blocks): times, classes, block ids, clock, the
-    sign that orients it (−1: the target's roles swapped) and the one-off blocks measured
-    again (``remeasured``: block, its first difference and the re-measurement's, oriented)."""
+    """One measurement (one class pair, its blocks): times, classes, block ids, clock."""
 
     ns: np.ndarray
     classes: np.ndarray
     blocks: np.ndarray
     clock: str
-    sign: int = 1
-    remeasured: list = field(default_factory=list)
-
-    def effect(self):
-        return effect(self.ns, self.classes, self.blocks, self.sign)
 
 
-def _measurement(t: Target, req: LeakRequest, shared, pair: tuple[Side, Side], label, sign):
+def _measurement(t: Target, req: LeakRequest, shared, pair: tuple[Side, Side], label: str):
     """One measurement of the class pair (class 0, class 1), block by block (each block's
-    own inputs where a class is drawn afresh per block); a one-off block (stats.leak.
-    wild_blocks) is requested again with the same inputs and its re-measurement stands."""
+    own inputs where a class is drawn afresh per block)."""
     name = f"{t.impl_id}:{t.primitive}:{t.name}{label}"
     seq = order(req.seed, name, t.measurements)
-    cls = np.frombuffer(seq, dtype=np.uint8)
     blocks = block_ids(t.measurements, blocks_for(t.measurements))
     spans = _spans(blocks)
     swapped = swaps(req.seed, name, len(spans))
-
-    def block(k: int):
-        (k0, k1), (in0, w0), (in1, w1) = spans[k], pair[0].at(k), pair[1].at(k)
-        return _chunk(t, req, shared, [in0, in1], seq[k0:k1], swapped[k], [w0, w1])
-
-    parts = [block(k) for k in range(len(spans))]
+    parts = []
+    for k, (k0, k1) in enumerate(spans):
+        (in0, w0), (in1, w1) = pair[0].at(k), pair[1].at(k)
+        parts.append(_chunk(t, req, shared, [in0, in1], seq[k0:k1], swapped[k], [w0, w1]))
     ns = np.concatenate([p[0] for p in parts])
-    d = [block_difference(ns[k0:k1], cls[k0:k1]) for k0, k1 in spans]
-    remeasured = []
-    for k in wild_blocks(d, float(np.median(ns))):
-        k0, k1 = spans[k]
-        ns[k0:k1] = block(k)[0]
-        again = block_difference(ns[k0:k1], cls[k0:k1])
-        remeasured.append({"block": k, "diff_ns": sign * d[k], "again_ns": _num(sign * again)})
-    return Measured(ns, cls, blocks, parts[0][1], sign, remeasured)
+    return Measured(ns, np.frombuffer(seq, dtype=np.uint8), blocks, parts[0][1])
 
 
 def _replicate(t: Target, cat, req: LeakRequest, rep: int):
     """Replicate ``rep`` in a fresh runner process with fresh inputs: the target's two classes
     (their roles swapped in odd replicates), then its A/A pair. (target measurement, its
-    A/A measurement, what the classes were checked to answer)."""
+    oriented effect, the A/A effect, what the classes were checked to answer)."""
     t.runtime.stop()  # the next request starts a fresh process
     cl = classes_for(t, cat, req.seed, req.timeout, rep, blocks_for(t.measurements))
     sign = 1 if rep % 2 == 0 else -1
     pair = (cl.first, cl.last) if sign > 0 else (cl.last, cl.first)
     label = "" if rep == 0 else f":{rep}"  # replicate 0 keeps the order of earlier versions
-    m = _measurement(t, req, cl.shared, pair, label, sign)
-    a = _measurement(t, req, cl.shared, cl.aa, f":{rep}:aa", sign)
-    return m, a, cl.verification
+    m = _measurement(t, req, cl.shared, pair, label)
+    ab = effect(m.ns, m.classes, m.blocks, sign)
+    a = _measurement(t, req, cl.shared, cl.aa, f":{rep}:aa")
+    return m, ab, effect(a.ns, a.classes, a.blocks, sign), cl.verification
 
 
 def _budgeted(t: Target, cat, req: LeakRequest) -> tuple[Target, float | None]:
@@ -256,9 +230,9 @@ def _num(x: float) -> float | None:
     return float(x) if math.isfinite(x) else None
 
 
-def _effect_dict(e, m: Measured) -> dict:
-    """One measurement's effect, its blocks' differences (oriented: a stored run can be
-    decided again) and its re-measured one-off blocks."""
+def _effect_dict(e) -> dict:
+    """One measurement's effect and its blocks' differences (oriented like it: a stored run
+    can be decided again from them)."""
     return {
         "diff_ns": _num(e.diff_ns),
         "low_ns": _num(e.low_ns),
@@ -269,7 +243,6 @@ def _effect_dict(e, m: Measured) -> dict:
         "blocks": e.blocks,
         "median_ns": _num(e.median_ns),
         "block_diffs_ns": [_num(x) for x in e.diffs],
-        "remeasured": m.remeasured,
     }
 
 
@@ -288,8 +261,8 @@ def _record(test, v, reps, aas, first: Measured) -> dict:
         "detectable_ns": _num(v.detectable_ns),
         "aa_flagged": v.aa_flagged,
         "method": METHOD,
-        "replicates": [_effect_dict(e, m) for e, m in reps],
-        "aa": [_effect_dict(e, m) for e, m in aas],
+        "replicates": [_effect_dict(r) for r in reps],
+        "aa": [_effect_dict(a) for a in aas],
         "t": test.t,
         "test": test.test,
         "p_holm": test.p_holm,
@@ -306,12 +279,11 @@ def _record(test, v, reps, aas, first: Measured) -> dict:
 
 def _measure_replicates(t: Target, cat, req: LeakRequest):
     out = [_replicate(t, cat, req, rep) for rep in range(t.replicates)]
-    reps = [(m.effect(), m) for m, _, _ in out]
-    aas = [(a.effect(), a) for _, a, _ in out]
+    reps, aas = [o[1] for o in out], [o[2] for o in out]
     first = out[0][0]
     test = leak_test(first.ns, first.classes, first.blocks)
-    v = replicated_verdict([e for e, _ in reps], [e for e, _ in aas])
-    return _record(test, v, reps, aas, first), out[0][2]
+    v = replicated_verdict(reps, aas)
+    return _record(test, v, reps, aas, first), out[0][3]
 
 
 def measure(t: Target, cat, req: LeakRequest) -> dict:
@@ -338,10 +310,6 @@ def measure(t: Target, cat, req: LeakRequest) -> dict:
     res["leak"].update(record, classes=CLASSES[key], aa_classes=aa, measurements=t.measurements)
     if probe_ns is not None:
         res["leak"]["probe_ns"] = probe_ns  # the call's cost that sized the measurements
-    again = [b for m in (*record["replicates"], *record["aa"]) for b in m["remeasured"]]
-    if again:
-        firsts = ", ".join(f"{fmt_ns(b['diff_ns'])} ns" for b in again)
-        res["flags"].append(f"one-off blocks measured again ({firsts}; leak.replicates, leak.aa)")
     med = record["replicates"][0]["median_ns"] or 0.0
     return {
         **res,

@@ -159,25 +159,6 @@ def notes(results: list[dict]) -> list[str]:
     if rates:
         each = ", ".join(f"{rt} {k}/{n}" for rt, (k, n) in sorted(rates.items()))
         out.append(f"A/A false positives (pairs the rule would have called a leak): {each}.")
-    again = remeasured(results)
-    if again:
-        out.append(
-            "One-off blocks measured again (the re-measurement stands; their first "
-            f"differences): {'; '.join(again)}."
-        )
-    return out
-
-
-def remeasured(results: list[dict]) -> list[str]:
-    """Per case with one-off blocks measured again: the case and the blocks' first values."""
-    out = []
-    for r in results:
-        lk = r.get("leak") or {}
-        ms = [*(lk.get("replicates") or []), *(lk.get("aa") or [])]
-        firsts = [b["diff_ns"] for m in ms for b in m.get("remeasured") or []]
-        if is_leak(r) and firsts:
-            each = ", ".join(f"{stats.fmt_ns(x)} ns" for x in firsts)
-            out.append(f"{r['implementation']} {r['primitive']} {lk.get('target', '')} {each}")
     return out
 
 

@@ -201,45 +201,12 @@ def block_median_differences(ns, classes, blocks) -> np.ndarray:
     missing a class is left out."""
     x, c, b = (np.asarray(v) for v in (ns, classes, blocks))
     ids, starts = np.unique(b, return_index=True)
-    d = np.array([block_difference(x[b == i], c[b == i]) for i in ids[np.argsort(starts)]])
-    return d[~np.isnan(d)] if len(d) else np.array([], dtype=float)
-
-
-def block_difference(ns, classes) -> float:
-    """One block's class 1 median minus class 0 median; NaN when a class is missing."""
-    x, c = np.asarray(ns, dtype=float), np.asarray(classes)
-    if not ((c == 0).any() and (c == 1).any()):
-        return math.nan
-    return float(np.median(x[c == 1]) - np.median(x[c == 0]))
-
-
-# A one-off block: measured again, and the re-measurement stands (docs/methodology.md,
-# "Verdict"). In the last pair of full runs before this rule (seeds 50/51) both verdicts
-# that changed came from one block of 64 each: an A/A block of +3 295 ns on a ~20 µs
-# signature (the others within ±300 ns) raised that target's floor to 160 ns; a −132 µs
-# block in a JIT runtime's ML-KEM decapsulation widened its measurement's interval over the
-# floor. A block is one-off when it lies further from the blocks' median than WILD_SPREAD
-# robust standard deviations (1.4826 × MAD) and than WILD_FRACTION of the call (placement
-# moves a block by a few ns: never that); more than WILD_MAX such blocks are the
-# measurement's nature, not one-offs.
-WILD_SPREAD = 10.0
-WILD_FRACTION = 0.05
-WILD_MAX = 3
-
-
-def wild_blocks(d, median_ns: float) -> list[int]:
-    """The indexes of ``d`` (a measurement's block differences, NaN for a block missing a
-    class) that are one-offs, at most WILD_MAX of them, else none."""
-    d = np.asarray(d, dtype=float)
-    seen = d[~np.isnan(d)]
-    if len(seen) < LEAK_MIN_BLOCKS:
-        return []
-    center = float(np.median(seen))
-    spread = 1.4826 * float(np.median(np.abs(seen - center)))
-    bound = max(WILD_SPREAD * spread, WILD_FRACTION * abs(median_ns))
-    with np.errstate(invalid="ignore"):
-        far = np.flatnonzero(np.abs(d - center) > bound)
-    return far.tolist() if len(far) <= WILD_MAX else []
+    out = []
+    for i in ids[np.argsort(starts)]:
+        xb, cb = x[b == i], c[b == i]
+        if (cb == 0).any() and (cb == 1).any():
+            out.append(float(np.median(xb[cb == 1]) - np.median(xb[cb == 0])))
+    return np.array(out, dtype=float)
 
 
 def interval(d: np.ndarray) -> tuple[float, float]:
@@ -297,16 +264,23 @@ def across(effects: list[Effect], mean: float, low: float, high: float) -> tuple
     1986: from Cochran's Q over the measurements, each weighted by its blocks' standard
     error); its share of the mean's variance, τ²/k, is taken at Student's t with k − 1
     degrees, as Hartung and Knapp (Statistics in Medicine 20, 2001) do for few studies, and
-    added in quadrature to the blocks' half-width (docs/methodology.md, "Verdict")."""
-    ok = [e for e in effects if math.isfinite(e.diff_ns) and e.half_width > 0 and e.blocks > 1]
+    added in quadrature to the blocks' half-width (docs/methodology.md, "Verdict"). A
+    measurement whose blocks all gave the same difference (a clock too coarse to resolve it)
+    has no standard error to weigh by: τ² is then the unweighted moment estimator (Hedges,
+    Psychological Bulletin 92, 1982), the means' variance less their mean squared error."""
+    ok = [e for e in effects if math.isfinite(e.diff_ns) and e.blocks > 1]
     if len(ok) < 2 or not (math.isfinite(low) and math.isfinite(high)):
         return low, high
     q = 0.5 + CONFIDENCE / 2
     m = np.array([e.diff_ns for e in ok])
-    w = np.array([(scipy_stats.t.ppf(q, e.blocks - 1) / e.half_width) ** 2 for e in ok])
-    spread = float(np.sum(w * (m - np.sum(w * m) / np.sum(w)) ** 2))  # Cochran's Q
+    se = np.array([e.half_width / scipy_stats.t.ppf(q, e.blocks - 1) for e in ok])
     k = len(ok)
-    tau2 = max(0.0, (spread - (k - 1)) / float(np.sum(w) - np.sum(w**2) / np.sum(w)))
+    if np.all(se > 0):
+        w = 1 / se**2
+        spread = float(np.sum(w * (m - np.sum(w * m) / np.sum(w)) ** 2))  # Cochran's Q
+        tau2 = max(0.0, (spread - (k - 1)) / float(np.sum(w) - np.sum(w**2) / np.sum(w)))
+    else:
+        tau2 = max(0.0, float(np.var(m, ddof=1) - np.mean(se**2)))
     between = float(scipy_stats.t.ppf(q, k - 1)) ** 2 * tau2 / k
     half = math.sqrt(((high - low) / 2) ** 2 + between)
     return mean - half, mean + half
