@@ -11,7 +11,7 @@ from cbrunner.alloc import traced_call
 from cbrunner.hello import hello
 from cbrunner.leak import leak
 from cbrunner.limits import MAX_BATCHES, MAX_ITERATIONS
-from cbrunner.protocol import AuthFailed, Fail, hex_input
+from cbrunner.protocol import AuthFailed, Fail, hex_input, required
 from cbrunner.registry import Aead, Derive, Digest, Libraries, Mac, PasswordHash, Stream
 from cbrunner.threads import bench_threads
 from cbrunner.timing import Inline, time_batches
@@ -72,9 +72,7 @@ def prepare(spec, op: str, inputs: dict, params: dict, bench: bool) -> tuple[Inl
             params=params,
         )
         return call, call
-    if "encoded" not in inputs:
-        raise Fail("bad_request", "missing input encoded")
-    encoded = inputs.get("encoded")
+    encoded = required(inputs, "encoded")
 
     def verify():
         if not spec.verify(password, encoded, params):

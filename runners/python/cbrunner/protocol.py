@@ -22,12 +22,17 @@ class AuthFailed(Exception):
     """Raised by a library adapter when a tag or password does not verify."""
 
 
+def required(inputs: dict, name: str):
+    """Input ``name`` as sent; a missing one is a bad request (docs/protocol.md)."""
+    if name not in inputs:
+        raise Fail("bad_request", f"missing input {name}")
+    return inputs[name]
+
+
 def hex_input(inputs: dict, name: str, optional: bool = False) -> bytes:
     """Input ``name`` as bytes; a missing one is a bad request unless ``optional`` (then
     empty: an absent `aad`, docs/protocol.md)."""
-    if name not in inputs and not optional:
-        raise Fail("bad_request", f"missing input {name}")
-    value = inputs.get(name, "")
+    value = inputs.get(name, "") if optional else required(inputs, name)
     if value is None:
         raise Fail("bad_request", f"input {name} must be a hex string")
     if name == "msg" and isinstance(value, dict):

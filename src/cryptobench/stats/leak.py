@@ -288,7 +288,8 @@ def across(effects: list[Effect], mean: float, low: float, high: float) -> tuple
 
 def pooled(effects: list[Effect]) -> Effect:
     """The measurements' blocks together (already oriented alike): one effect, its interval
-    over the blocks widened to the one over the processes when wider (``across``)."""
+    over the blocks widened by the variance between the processes (``across``; none when
+    they agree)."""
     d = np.concatenate([np.asarray(e.diffs, dtype=float) for e in effects])
     low, high = interval(d)
     if len(d):
