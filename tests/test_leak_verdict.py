@@ -34,13 +34,22 @@ def _target(seed, shifts=(0.0, 0.0), aa_shift=0.0):
     return stats.replicated_verdict(*_measured(seed, shifts, aa_shift))
 
 
-def test_block_median_differences_by_hand():
+def test_block_trimmed_differences_by_hand():
     ns = [10, 12, 20, 30, 11, 13, 40, 40]
     classes = [0, 0, 1, 1, 0, 0, 1, 1]
     blocks = [0, 0, 0, 0, 1, 1, 1, 1]
-    assert stats.block_median_differences(ns, classes, blocks).tolist() == [14.0, 28.0]
+    assert stats.block_trimmed_differences(ns, classes, blocks).tolist() == [14.0, 28.0]
+    # ten times per class: 10% trimmed is one cut at each end (the 900 ns interrupt goes)
+    a = [20] * 9 + [30]
+    b = [20] * 4 + [30] * 5 + [900]
+    got = stats.block_trimmed_differences(a + b, [0] * 10 + [1] * 10, [0] * 20)
+    assert got.tolist() == [(20 * 3 + 30 * 5) / 8 - 20.0]  # 6.25 ns; the medians: 10
+    # a class on one tick with a sub-tick difference: the medians read 0, the trimmed means not
+    a, b = [20] * 8 + [30] * 2, [20] * 6 + [30] * 4
+    got = stats.block_trimmed_differences(a + b, [0] * 10 + [1] * 10, [0] * 20)
+    assert np.median(b) - np.median(a) == 0 and got.tolist() == [2.5]
     # a block missing a class is left out
-    assert stats.block_median_differences([1, 2, 3], [0, 0, 1], [0, 0, 1]).tolist() == []
+    assert stats.block_trimmed_differences([1, 2, 3], [0, 0, 1], [0, 0, 1]).tolist() == []
 
 
 def test_a_replicated_shift_is_a_leak_with_its_size():
