@@ -166,7 +166,8 @@ def leak_verdict(test: LeakTest) -> str:
 CONFIDENCE = 0.95
 TRIM = 0.1  # of each class's times in a block, cut at each end
 METHOD = (
-    "difference of the classes' 10% trimmed means per block, mean over blocks; 95% interval: "
+    f"difference of the classes' {TRIM:.0%} trimmed means per block, mean over blocks; 95% "
+    "interval: "
     "Student's t over the blocks, widened by the variance between processes "
     "(DerSimonian-Laird, t with k-1 degrees)"
 )
