@@ -9,7 +9,8 @@ import pytest
 
 from cryptobench.leak import command as leak
 from cryptobench.leak import targets as leak_targets
-from cryptobench.stats.leak import CONTROL_REPLICATES
+from cryptobench.stats import leak as stats
+from cryptobench.stats.leak import CONTROL_REPLICATES, EDGE_REPLICATES, REPLICATES
 
 from .conftest import built, cli
 
@@ -47,7 +48,9 @@ def test_leak_runs_stores_and_shows():
     assert lk["verdict"] in ("leak", "not replicated", "no leak detected", "inconclusive") or (
         lk["verdict"].startswith("no verdict")
     )
-    assert len(lk["replicates"]) == len(lk["aa"]) == 2  # each replicate with its A/A pair
+    # each replicate with its A/A pair; more where the first two leave it undecided
+    assert len(lk["replicates"]) == len(lk["aa"]) in (REPLICATES, EDGE_REPLICATES)
+    assert aead["n_samples"] == 1000 * len(lk["replicates"])
     assert {"n_a", "n_b", "low_ns", "high_ns"} <= set(lk["replicates"][1])
     assert isinstance(lk["summary"], str) and isinstance(lk["aa_flagged"], bool)
     assert aead["verification"] == "both classes and the A/A pair: auth_failed"
@@ -72,12 +75,47 @@ def test_kem_decapsulation_gets_its_two_targets_against_a_real_runner():
     for target in ("decaps fixed-random", "decaps valid-rejected"):
         r = rows[target]
         assert r["status"] == "ok" and r["family"] == "kem", r.get("error")
-        assert len(r["leak"]["replicates"]) == len(r["leak"]["aa"]) == 2
+        k = len(r["leak"]["replicates"])
+        assert k == len(r["leak"]["aa"]) and k in (REPLICATES, EDGE_REPLICATES)
         n, probe = r["leak"]["measurements"], r["leak"]["probe_ns"]
         assert probe > 0 and n == leak_targets.budgeted_count(1000, "decaps", probe) == 1000
-        assert r["n_samples"] == 2 * n
+        assert r["n_samples"] == k * n
     assert "rejected: another secret" in rows["decaps valid-rejected"]["verification"]
     assert "encapsulated secret" in rows["decaps fixed-random"]["verification"]
+
+
+def _fake_replicate(shifts):
+    """leak._replicate over synthetic measurements: replicate ``rep`` shifted by shifts[rep]
+    (roles swapped in the odd ones), its A/A pair identical; no runner, no clock."""
+    import numpy as np
+
+    def replicate(t, cat, req, rep):
+        rng = np.random.default_rng(rep)
+        n = 4000
+        classes, blocks = rng.integers(0, 2, n), stats.block_ids(n, 64)
+        sign = 1 if rep % 2 == 0 else -1
+        b = classes == (1 if sign > 0 else 0)
+        ns = np.round(rng.gamma(4.0, 10.0, n) + 80.0 + shifts[rep] * b)
+        m = leak.Measured(ns, classes.astype(np.uint8), blocks, "fake")
+        aa = np.round(rng.gamma(4.0, 10.0, n) + 80.0)
+        ab = stats.effect(ns, classes, blocks, sign)
+        return m, ab, stats.effect(aa, classes, blocks, sign), "fake"
+
+    return replicate
+
+
+@pytest.mark.parametrize(
+    ("shifts", "measured"),
+    [((20.0, 0.0) + (20.0,) * 4, EDGE_REPLICATES), ((20.0,) * 6, REPLICATES), ((0.0,) * 6, 2)],
+)
+def test_an_undecided_target_is_measured_again(monkeypatch, shifts, measured):
+    """A shift in one of the first two processes only: measured in EDGE_REPLICATES processes
+    and decided on them all; a replicated shift or none: the first two decide."""
+    monkeypatch.setattr(leak, "_replicate", _fake_replicate(shifts))
+    t = leak_targets.Target(None, None, "aes-128-gcm", "aead", "open", 4000)
+    record, _ = leak._measure_replicates(t, None, leak.LeakRequest("leak", None))
+    assert len(record["replicates"]) == len(record["aa"]) == measured
+    assert record["verdict"] == ("no leak detected" if not any(shifts) else "leak")
 
 
 @pytest.mark.parametrize(

@@ -23,10 +23,10 @@ def _measure(rng, shift=0.0, swap=False, n=20_000, blocks=64):
 
 
 def _measured(seed, shifts=(0.0, 0.0), aa_shift=0.0):
-    """Two replicates (roles swapped in the second) and their two A/A measurements."""
+    """A replicate per shift (roles swapped in the odd ones), each with its A/A measurement."""
     rng = np.random.default_rng(seed)
-    reps = [_measure(rng, shifts[0]), _measure(rng, shifts[1], swap=True)]
-    aas = [_measure(rng, aa_shift), _measure(rng, aa_shift, swap=True)]
+    reps = [_measure(rng, s, swap=i % 2 == 1) for i, s in enumerate(shifts)]
+    aas = [_measure(rng, aa_shift, swap=i % 2 == 1) for i in range(len(shifts))]
     return reps, aas
 
 
@@ -121,7 +121,7 @@ def test_dudect_crops_are_holm_corrected():
     assert test.p_holm == min(1.0, 101 * raw)
 
 
-def _stored(runtime, verdict, aa_flagged, diff=(3.3, 2.9, 3.8)):
+def _stored(runtime, verdict, aa_flagged, diff=(3.3, 2.9, 3.8), reps=((2.5, 4.0), (2.0, 3.9))):
     return {
         "runtime": runtime,
         "implementation": f"{runtime}/lib",
@@ -139,7 +139,7 @@ def _stored(runtime, verdict, aa_flagged, diff=(3.3, 2.9, 3.8)):
             "fraction": diff[0] / 110,
             "floor_ns": 0.9,
             "aa_flagged": aa_flagged,
-            "replicates": [{}, {}],
+            "replicates": [{"low_ns": lo, "high_ns": hi} for lo, hi in reps],
             "t": 7.5,
             "blocks": 64,
             "curve": [],
@@ -154,12 +154,14 @@ def test_report_rows_show_the_size_the_floor_and_the_a_a_rate():
         _stored("rust", "leak", False),
         _stored("rust", "no leak detected", True),
         _stored("go", "not replicated", False),
+        _stored("c", "leak", False, reps=((2.5, 4.0), (0.1, 1.9)) + ((2.0, 3.9),) * 4),
     ]
     rows = leak_report.rows(results)
     assert rows[0].difference == "3.30 ns (2.90…3.80)" and rows[0].fraction == "+3.00%"
-    assert rows[0].floor == "0.90 ns" and rows[0].verdict.startswith("leak (replicated in 2")
+    assert rows[0].floor == "0.90 ns" and rows[0].verdict.startswith("leak (replicated in 2,")
     assert rows[2].verdict == "difference not replicated"
-    assert leak_report.aa_rates(results) == {"rust": (1, 2), "go": (0, 1)}
+    assert rows[3].verdict.startswith("leak (replicated in 5 of 6,")  # measured again
+    assert leak_report.aa_rates(results) == {"rust": (1, 2), "go": (0, 1), "c": (0, 1)}
     assert leak_report.notes(results)[1].endswith("go 0/1, rust 1/2.")
     assert len(rows[0].cells()) == len(leak_report.COLUMNS)
 
@@ -234,6 +236,38 @@ def test_the_widened_interval_leaves_the_verdict_to_each_measurement():
     v = _target(9, shifts=(8.0, 14.0))
     assert v.verdict == "leak"
     assert v.effect.low_ns < 8.0 and v.effect.high_ns > 14.0
+    assert stats.undecided(*_measured(9, shifts=(8.0, 14.0)))  # apart: measured again
+
+
+def test_what_leaves_the_first_two_measurements_undecided():
+    """Measured again (up to EDGE_REPLICATES): one beyond the floor and not the other, or two
+    processes whose intervals are apart; not a replicated shift, nor identical classes."""
+    assert stats.undecided(*_measured(3, shifts=(3.0, 0.0)))
+    assert not stats.undecided(*_measured(1, shifts=(3.0, 3.0)))
+    assert not stats.undecided(*_measured(5))
+    rng = np.random.default_rng(9)
+    few = [_measure(rng, 3.0, n=600), _measure(rng, 3.0, swap=True, n=600)]
+    assert not stats.undecided(few, few)  # inconclusive: nothing more to learn this way
+
+
+def test_measured_again_a_shift_in_most_processes_is_a_leak():
+    """Six processes, one of them without the shift (a one-off zero): the pooled interval and
+    processes in both role orientations lie beyond the floor, so it is a leak, and the row
+    says in how many."""
+    v = _target(21, shifts=(3.0, 3.0, 3.0, 0.0, 3.0, 3.0))
+    assert v.verdict == "leak" and v.effect.low_ns > v.floor_ns
+    assert ", replicated in 5 of 6, beyond the A/A floor of " in v.summary
+
+
+def test_measured_again_a_one_off_or_one_orientation_is_not_replicated():
+    """A shift in one process of six, or only where the roles were not swapped (an effect of
+    the runner's first prepared call, not of the class): not replicated."""
+    one_off = _target(22, shifts=(3.0, 0.0, 0.0, 0.0, 0.0, 0.0))
+    assert one_off.verdict == "not replicated"
+    one_side = _target(23, shifts=(3.0, 0.0, 3.0, 0.0, 3.0, 0.0))
+    assert one_side.verdict == "not replicated"
+    none = _target(24, shifts=(0.0,) * 6)
+    assert none.verdict == "no leak detected"
 
 
 def test_a_process_the_clock_cannot_resolve_still_counts_between_processes():

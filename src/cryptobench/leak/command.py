@@ -23,7 +23,15 @@ from ..results import document as results
 from ..run.lifecycle import Lifecycle, document, stopping
 from ..runtimes.protocol import RemoteError, RunnerFailure
 from ..runtimes.session import open_runtimes
-from ..stats.leak import METHOD, block_ids, effect, leak_test, replicated_verdict
+from ..stats.leak import (
+    EDGE_REPLICATES,
+    METHOD,
+    block_ids,
+    effect,
+    leak_test,
+    replicated_verdict,
+    undecided,
+)
 from . import taint
 from .targets import (
     BUDGETED,
@@ -212,11 +220,11 @@ def _replicate(t: Target, cat, req: LeakRequest, rep: int):
 def _budgeted(t: Target, cat, req: LeakRequest) -> tuple[Target, float | None]:
     """A public-key target sized by its time budget (targets.budgeted_count): the median of
     PROBE calls of its two classes, on inputs of their own (drawn as a replicate after the
-    last), in a fresh process; (the sized target, the probed ns per call)."""
+    last a target may take), in a fresh process; (the sized target, the probed ns per call)."""
     if t.operation not in BUDGETED:
         return t, None
     t.runtime.stop()
-    cl = classes_for(t, cat, req.seed, req.timeout, t.replicates, 1)
+    cl = classes_for(t, cat, req.seed, req.timeout, max(t.replicates, EDGE_REPLICATES), 1)
     (in0, w0), (in1, w1) = cl.first.at(0), cl.last.at(0)
     seq = order(req.seed, f"{t.impl_id}:{t.primitive}:{t.name}:probe", PROBE)
     ns, _ = _chunk(t, req, cl.shared, [in0, in1], seq, False, [w0, w1])
@@ -278,8 +286,14 @@ def _record(test, v, reps, aas, first: Measured) -> dict:
 
 
 def _measure_replicates(t: Target, cat, req: LeakRequest):
+    """The target's replicates, and more (up to EDGE_REPLICATES) while the first leave the
+    verdict undecided (stats.leak.undecided)."""
     out = [_replicate(t, cat, req, rep) for rep in range(t.replicates)]
     reps, aas = [o[1] for o in out], [o[2] for o in out]
+    if undecided(reps, aas):
+        for rep in range(len(out), EDGE_REPLICATES):
+            out.append(_replicate(t, cat, req, rep))
+        reps, aas = [o[1] for o in out], [o[2] for o in out]
     first = out[0][0]
     test = leak_test(first.ns, first.classes, first.blocks)
     v = replicated_verdict(reps, aas)
@@ -319,7 +333,7 @@ def measure(t: Target, cat, req: LeakRequest) -> dict:
         "median_ns": med,
         "ci_low_ns": med,
         "ci_high_ns": med,
-        "n_samples": t.measurements * t.replicates,
+        "n_samples": t.measurements * len(record["replicates"]),
     }
 
 

@@ -103,10 +103,20 @@ def verdict_text(lk: dict) -> str:
     if "summary" not in lk or lk["verdict"].startswith("no verdict"):
         return lk["verdict"].split(" (")[0]  # count and detectable shift have their columns
     if lk["verdict"] == "leak":
-        return f"leak (replicated in {len(lk.get('replicates') or [])}, beyond the A/A floor)"
+        return f"leak (replicated in {_beyond(lk)}, beyond the A/A floor)"
     if lk["verdict"] == "not replicated":
         return "difference not replicated"
     return lk["summary"]
+
+
+def _beyond(lk: dict) -> str:
+    """How many of the case's measurements lay beyond its A/A floor ("2", or "4 of 6" when
+    it was measured again: stats.leak.EDGE_REPLICATES)."""
+    reps, floor = lk.get("replicates") or [], lk.get("floor_ns") or 0.0
+    n = sum(
+        1 for e in reps if (e.get("low_ns") or 0.0) > floor or (e.get("high_ns") or 0.0) < -floor
+    )
+    return str(n) if n == len(reps) else f"{n} of {len(reps)}"
 
 
 def _row(r: dict, target: str) -> Row:
@@ -181,14 +191,18 @@ NOTE = (
     "their A/A pairs are built like the random class. "
     f"Each case is measured {stats.REPLICATES} times, the controls {stats.CONTROL_REPLICATES} "
     "(a fresh runner process and "
-    "fresh inputs each, the classes' roles swapped in one), each time with its A/A pair. "
+    "fresh inputs each, the classes' roles swapped in one), each time with its A/A pair; a "
+    f"case those leave undecided (one beyond the floor, or two processes apart) up to "
+    f"{stats.EDGE_REPLICATES} times. "
     "Difference: class B − class A, per block (one request, its calls prepared afresh) the "
     f"difference of the classes' {stats.TRIM:.0%} trimmed means, their mean over the blocks "
     "with a 95% "
     "interval: "
     "Student's t over the blocks of every measurement, widened by the variance between the "
     "processes when their means disagree. Leak only when every measurement's interval lies "
-    "beyond the A/A floor (the largest end of the A/A intervals), on the same side; a "
+    "beyond the A/A floor (the largest end of the A/A intervals), on the same side (measured "
+    "again: the pooled interval, and at least one measurement in each role orientation, none "
+    "on the other side); a "
     "difference seen once is 'not replicated'; 'no leak detected ≥ Y' gives the smallest "
     "difference the rule would have flagged, and does not prove there is none. |t|: dudect's "
     f"largest over all measurements and {stats.LEAK_CROPS} percentile crops (first "

@@ -354,15 +354,38 @@ REPLICATES = 2
 # the controls' processes: an early-exit compare's size moves between processes (a JIT's loop,
 # placement) by more than one process's interval, and two processes cannot show by how much
 CONTROL_REPLICATES = 6
+# a target whose first REPLICATES measurements leave it undecided (``undecided``) is measured
+# in fresh processes up to this many, and decided on the pooled interval
+EDGE_REPLICATES = 6
+
+
+def _apart(a: Effect, b: Effect) -> bool:
+    return a.high_ns < b.low_ns or b.high_ns < a.low_ns
+
+
+def undecided(reps: list[Effect], aas: list[Effect]) -> bool:
+    """The first measurements cannot settle the verdict: it is ``not replicated`` (one
+    beyond the floor, not the other; or only their pooled interval), or two processes'
+    intervals are apart, so the variance between processes (which two cannot estimate: t with
+    one degree is 12.7) decides the size. More processes settle both (docs/methodology.md,
+    "Verdict", rule 4)."""
+    v = replicated_verdict(reps, aas)
+    if v.verdict == "inconclusive":
+        return False
+    het = any(_apart(a, b) for i, a in enumerate(reps) for b in reps[i + 1 :])
+    return v.verdict == "not replicated" or het
 
 
 def replicated_verdict(reps: list[Effect], aas: list[Effect]) -> Verdict:
-    """``leak`` only when at least REPLICATES measurements (fresh processes and inputs, roles
-    swapped in one) each put their whole interval beyond the A/A floor, on the same side;
-    one-off or opposite differences are ``not replicated``; else ``no leak detected ≥ Y``
-    with Y = floor + the widest half-interval (a difference that large would have shown).
-    The effect is always every measurement's blocks pooled (``pooled``): its interval holds
-    the variation between the processes, which one process's does not."""
+    """``leak`` only when the difference replicates beyond the A/A floor, on one side: with
+    REPLICATES measurements (fresh processes and inputs, roles swapped in one), each one's
+    whole interval beyond it; with more (``undecided`` ones are measured again), the pooled
+    interval beyond it (``pooled``: it holds the variance between the processes) and in each
+    of the two role orientations at least one measurement beyond it, none on the other side.
+    Otherwise ``not replicated`` when any measurement or the pooled interval lies beyond the
+    floor; else ``no leak detected ≥ Y`` with Y = floor + the widest half-interval (a
+    difference that large would have shown). The effect is always every measurement's blocks
+    pooled."""
     floor = aa_floor(aas)
     both = pooled(reps)
     flagged = aa_flagged(aas)
@@ -370,16 +393,15 @@ def replicated_verdict(reps: list[Effect], aas: list[Effect]) -> Verdict:
         return Verdict("inconclusive", INCONCLUSIVE, both, math.nan, floor, math.inf, flagged)
     sides = [e.beyond(floor) for e in reps]
     detectable = floor + max(e.half_width for e in reps)
-    if len(set(sides)) == 1 and sides[0] != 0:
-        frac = both.diff_ns / both.median_ns if both.median_ns else math.nan
+    frac = both.diff_ns / both.median_ns if both.median_ns else math.nan
+    beyond = sum(1 for s in sides if s)
+    if _replicated(sides, both.beyond(floor)):
         text = (
             f"leak: difference of {_sized(both)}, {abs(frac):.2%} of the call, replicated in "
-            f"{len(reps)} of {len(reps)}, beyond the A/A floor of {fmt_ns(floor)} ns"
+            f"{beyond} of {len(reps)}, beyond the A/A floor of {fmt_ns(floor)} ns"
         )
         return Verdict("leak", text, both, frac, floor, detectable, flagged)
-    frac = both.diff_ns / both.median_ns if both.median_ns else math.nan
-    if any(sides):
-        beyond = sum(1 for s in sides if s)
+    if beyond or both.beyond(floor):
         text = (
             f"difference of {_sized(both)}, not replicated ({beyond} of {len(reps)} "
             "measurements beyond the A/A floor)"
@@ -387,6 +409,16 @@ def replicated_verdict(reps: list[Effect], aas: list[Effect]) -> Verdict:
         return Verdict("not replicated", text, both, frac, floor, detectable, flagged)
     text = f"no leak detected ≥ {fmt_ns(detectable)} ns"
     return Verdict("no leak detected", text, both, frac, floor, detectable, flagged)
+
+
+def _replicated(sides: list[int], pooled_side: int) -> bool:
+    """``sides``: each measurement beyond the floor (+1 / −1) or not (0), the roles swapped in
+    the odd ones."""
+    if len(sides) <= REPLICATES:
+        return len(set(sides)) == 1 and sides[0] != 0
+    s = pooled_side
+    oriented = {i % 2 for i, x in enumerate(sides) if s and x == s}
+    return bool(s) and oriented == {0, 1} and -s not in sides
 
 
 INCONCLUSIVE = "inconclusive: too few measurements or blocks, or a clock too coarse to tell"
