@@ -2,6 +2,7 @@
 shift, an A/A pair, a difference within the A/A floor; no timing anywhere."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
 from scipy import stats as scipy_stats
@@ -100,6 +101,18 @@ def test_the_rule_rarely_flags_identical_classes():
     verdicts = [_target(100 + k) for k in range(60)]
     assert not any(v.verdict == "leak" for v in verdicts)
     assert sum(v.aa_flagged for v in verdicts) <= 1
+
+
+def test_measured_again_the_floor_is_the_far_end_of_the_a_a_measurements_pooled():
+    """Two A/A measurements: the largest end of their intervals. More (a case measured
+    again): their pooled interval's far end, which one noisy A/A process does not set alone."""
+    _, aas = _measured(7, shifts=(0.0,) * 6)
+    aas[3] = replace(aas[3], low_ns=aas[3].low_ns - 10.0, high_ns=aas[3].high_ns + 10.0)
+    ends = [max(abs(e.low_ns), abs(e.high_ns)) for e in aas]
+    both = stats.pooled(aas)
+    assert stats.aa_floor(aas) == max(abs(both.low_ns), abs(both.high_ns)) < max(ends)
+    assert stats.aa_floor(aas[:2]) == max(ends[:2])
+    assert stats.aa_floor([]) == 0.0
 
 
 def test_too_few_measurements_are_inconclusive():
@@ -244,6 +257,9 @@ def test_what_leaves_the_first_two_measurements_undecided():
     processes whose intervals are apart; not a replicated shift, nor identical classes."""
     assert stats.undecided(*_measured(3, shifts=(3.0, 0.0)))
     assert not stats.undecided(*_measured(1, shifts=(3.0, 3.0)))
+    # both off zero on one side, neither beyond the floor the A/A pair sets: too little power
+    reps, aas = _measured(6, shifts=(2.0, 2.0), aa_shift=2.0)
+    assert all(e.low_ns > 0 for e in reps) and stats.undecided(reps, aas)
     assert not stats.undecided(*_measured(5))
     rng = np.random.default_rng(9)
     few = [_measure(rng, 3.0, n=600), _measure(rng, 3.0, swap=True, n=600)]

@@ -338,8 +338,15 @@ class Verdict:
 
 
 def aa_floor(aas: list[Effect]) -> float:
-    """The A/A floor: the largest end (in magnitude) of the A/A measurements' intervals — a
-    difference the target's own inputs can make with no secret involved."""
+    """The A/A floor: a difference the target's own inputs can make with no secret involved.
+    With REPLICATES A/A measurements, the largest end (in magnitude) of their intervals (two
+    processes cannot estimate the variance between them: pooled, t with one degree would
+    widen the floor 12.7-fold whenever they differ by chance); with more (a case measured
+    again), the far end of their pooled interval (``pooled``), which one noisy A/A process
+    does not set alone."""
+    if len(aas) > REPLICATES:
+        e = pooled(aas)
+        return max(abs(e.low_ns), abs(e.high_ns))
     return max((max(abs(e.low_ns), abs(e.high_ns)) for e in aas), default=0.0)
 
 
@@ -365,15 +372,18 @@ def _apart(a: Effect, b: Effect) -> bool:
 
 def undecided(reps: list[Effect], aas: list[Effect]) -> bool:
     """The first measurements cannot settle the verdict: it is ``not replicated`` (one
-    beyond the floor, not the other; or only their pooled interval), or two processes'
-    intervals are apart, so the variance between processes (which two cannot estimate: t with
-    one degree is 12.7) decides the size. More processes settle both (docs/methodology.md,
-    "Verdict", rule 4)."""
+    beyond the floor, not the other; or only their pooled interval), or every one shows a
+    difference from zero on the same side that does not clear the floor (too little power to
+    say which), or two processes' intervals are apart, so the variance between processes
+    (which two cannot estimate: t with one degree is 12.7) decides the size. More processes
+    settle each (docs/methodology.md, "Verdict", rule 6)."""
     v = replicated_verdict(reps, aas)
     if v.verdict == "inconclusive":
         return False
     het = any(_apart(a, b) for i, a in enumerate(reps) for b in reps[i + 1 :])
-    return v.verdict == "not replicated" or het
+    signs = {e.beyond(0.0) for e in reps}
+    below_floor = v.verdict != "leak" and len(signs) == 1 and 0 not in signs
+    return v.verdict == "not replicated" or het or below_floor
 
 
 def replicated_verdict(reps: list[Effect], aas: list[Effect]) -> Verdict:
