@@ -110,7 +110,7 @@ final class BcPq {
               signer.init(false, new MLDSAPublicKeyParameters(params, raw));
               return signer;
             },
-            BcPq::verify));
+            BcPubkey::verify));
   }
 
   private static PubkeyShapes.KeyGen dsaKeygen(MLDSAParameters params) {
@@ -135,18 +135,6 @@ final class BcPq {
       signer = new MLDSASigner();
       signer.init(true, new ParametersWithRandom(s.key(), new JdkFixedRandom(rnd)));
     }
-    signer.update(msg, 0, msg.length);
-    return signer.generateSignature();
-  }
-
-  /** A signature of the wrong length, or one it cannot parse, is refused like a forged one. */
-  private static boolean verify(MLDSASigner signer, byte[] msg, byte[] sig) {
-    signer.update(msg, 0, msg.length);
-    try {
-      return signer.verifySignature(sig);
-    } catch (RuntimeException e) {
-      signer.reset();
-      return false;
-    }
+    return BcPubkey.sign(signer, msg);
   }
 }

@@ -249,7 +249,7 @@ final class BcPubkey {
     return rsa;
   }
 
-  // -- one Signer object per case ---------------------------------------------------------------
+  // -- one Signer object per case (BcPq's ML-DSA rows sign and verify with these too) ------------
 
   private static ParametersWithRandom random(AsymmetricKeyParameter key) {
     return new ParametersWithRandom(key, RANDOM);
@@ -261,13 +261,16 @@ final class BcPubkey {
     return signer;
   }
 
-  private static byte[] sign(Signer signer, byte[] msg) throws Exception {
+  static byte[] sign(Signer signer, byte[] msg) throws Exception {
     signer.update(msg, 0, msg.length);
     return signer.generateSignature();
   }
 
-  /** A signature the library cannot even parse is refused like one that does not verify. */
-  private static boolean verify(Signer signer, byte[] msg, byte[] sig) {
+  /**
+   * A signature the library cannot even parse (ML-DSA: one of the wrong length) is refused like one
+   * that does not verify.
+   */
+  static boolean verify(Signer signer, byte[] msg, byte[] sig) {
     signer.update(msg, 0, msg.length);
     try {
       return signer.verifySignature(sig);

@@ -1,6 +1,5 @@
 package dev.cryptobench.runner;
 
-import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
 
@@ -44,7 +43,7 @@ final class PqShapes {
         in -> {
           byte[] m = randomness(in);
           return PubkeyShapes.keyed(
-              in, "public_key", loadPublic, key -> concat(encaps.run(key, m)));
+              in, "public_key", loadPublic, key -> PubkeyShapes.concat(encaps.run(key, m)));
         };
     Primitive.Prepare decapsOp =
         in -> {
@@ -118,11 +117,5 @@ final class PqShapes {
     if (raw.length != len) {
       throw RunnerException.invalidParams(what + " is " + raw.length + " bytes, not " + len);
     }
-  }
-
-  private static byte[] concat(byte[][] parts) {
-    byte[] out = Arrays.copyOf(parts[0], parts[0].length + parts[1].length);
-    System.arraycopy(parts[1], 0, out, parts[0].length, parts[1].length);
-    return out;
   }
 }

@@ -113,7 +113,8 @@ final class PubkeyShapes {
     };
   }
 
-  private static byte[] concat(byte[][] pair) {
+  /** pair[0] ‖ pair[1]: a key pair's answer, or an encapsulation's (ciphertext ‖ secret). */
+  static byte[] concat(byte[][] pair) {
     byte[] out = Arrays.copyOf(pair[0], pair[0].length + pair[1].length);
     System.arraycopy(pair[1], 0, out, pair[0].length, pair[1].length);
     return out;
