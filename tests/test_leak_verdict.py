@@ -51,6 +51,11 @@ def test_block_trimmed_differences_by_hand():
     assert np.median(b) - np.median(a) == 0 and got.tolist() == [2.5]
     # a block missing a class is left out
     assert stats.block_trimmed_differences([1, 2, 3], [0, 0, 1], [0, 0, 1]).tolist() == []
+    # blocks in the order first taken, whatever their ids, even interleaved
+    got = stats.block_trimmed_differences(
+        [1, 9, 5, 2, 8, 6], [0, 0, 1, 1, 1, 0], [7, 3, 7, 3, 3, 7]
+    )
+    assert got.tolist() == [5.0 - 3.5, 5.0 - 9.0]
 
 
 def test_a_replicated_shift_is_a_leak_with_its_size():
@@ -295,8 +300,10 @@ def test_a_process_the_clock_cannot_resolve_still_counts_between_processes():
     reps = [_process(np.zeros(64)), _process(base - base.mean() + 3.75)]
     both = stats.pooled(reps)
     se = reps[1].half_width / scipy_stats.t.ppf(0.975, 63)
+    assert math.isclose(reps[1].se, se, rel_tol=1e-12)
     tau2 = np.var([0.0, 3.75], ddof=1) - se**2 / 2
-    within = (np.subtract(*stats.interval(np.concatenate([r.diffs for r in reps]))[::-1])) / 2
+    low, high = stats.interval(np.concatenate([r.diffs for r in reps]))
+    within = (high - low) / 2
     half = math.sqrt(within**2 + scipy_stats.t.ppf(0.975, 1) ** 2 * tau2 / 2)
     assert math.isclose(both.high_ns - both.diff_ns, half, rel_tol=1e-9)
     assert both.low_ns < 0.0 and both.high_ns > 3.75

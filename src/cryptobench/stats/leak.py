@@ -198,6 +198,11 @@ class Effect:
     def half_width(self) -> float:
         return (self.high_ns - self.low_ns) / 2
 
+    @property
+    def se(self) -> float:
+        """The standard error behind the interval (its half-width over Student's t)."""
+        return self.half_width / float(scipy_stats.t.ppf(0.5 + CONFIDENCE / 2, self.blocks - 1))
+
     def beyond(self, floor: float) -> int:
         """+1 / −1 when the whole interval lies above ``floor`` / below −``floor``, else 0."""
         return 1 if self.low_ns > floor else -1 if self.high_ns < -floor else 0
@@ -207,10 +212,13 @@ def block_trimmed_differences(ns, classes, blocks) -> np.ndarray:
     """Per block (in the order taken), class 1's TRIM-trimmed mean minus class 0's; NaN-free:
     a block missing a class is left out."""
     x, c, b = (np.asarray(v) for v in (ns, classes, blocks))
-    ids, starts = np.unique(b, return_index=True)
+    by_block = np.argsort(b, kind="stable")  # each block's measurements together, in order
+    ids, starts = np.unique(b[by_block], return_index=True)
+    groups = dict(zip(ids.tolist(), np.split(by_block, starts[1:]), strict=True))
+    _, first = np.unique(b, return_index=True)
     out = []
-    for i in ids[np.argsort(starts)]:
-        xb, cb = x[b == i], c[b == i]
+    for i in b[np.sort(first)].tolist():
+        xb, cb = x[groups[i]], c[groups[i]]
         if (cb == 0).any() and (cb == 1).any():
             one, zero = (scipy_stats.trim_mean(xb[cb == k], TRIM) for k in (1, 0))
             out.append(float(one - zero))
@@ -281,7 +289,7 @@ def across(effects: list[Effect], mean: float, low: float, high: float) -> tuple
         return low, high
     q = 0.5 + CONFIDENCE / 2
     m = np.array([e.diff_ns for e in ok])
-    se = np.array([e.half_width / scipy_stats.t.ppf(q, e.blocks - 1) for e in ok])
+    se = np.array([e.se for e in ok])
     k = len(ok)
     if np.all(se > 0):
         w = 1 / se**2
