@@ -18,15 +18,21 @@ import { packageVersion } from "./packages.js";
 
 const VERSION = packageVersion("@noble/post-quantum");
 
+// keygen(seed|null) -> [public, seed]: the seed (a fresh one without key_seed) is the private
+// key noble's keygen(seed) expands.
+function seedKeygen(alg, seedSize) {
+  return (seed) => {
+    const s = seed ?? crypto.getRandomValues(new Uint8Array(seedSize));
+    return [Buffer.from(alg.keygen(s).publicKey), Buffer.from(s)];
+  };
+}
+
 function mlkem(ml, name) {
   const { seed: seedSize, cipherText: ctSize } = ml.lengths;
   return kem({
     seedSize,
     ctSize,
-    keygen: (seed) => {
-      const s = seed ?? crypto.getRandomValues(new Uint8Array(seedSize));
-      return [Buffer.from(ml.keygen(s).publicKey), Buffer.from(s)];
-    },
+    keygen: seedKeygen(ml, seedSize),
     loadPublic: (pk) => ml.prepare(pk),
     encaps: (key, m) => {
       const { cipherText, sharedSecret } = m === null ? key.encapsulate() : key.encapsulate(m);
@@ -38,57 +44,17 @@ function mlkem(ml, name) {
   });
 }
 
-// ML-DSA (FIPS 204), pure, empty context: the seed ξ is expanded with keygen(seed) when
-// the key is parsed; sign is hedged (noble's default fresh rnd) or, with a randomness,
-// extraEntropy = rnd (32 zero bytes: the deterministic variant).
-function mldsa(ml, name) {
-  const seedSize = ml.lengths.seed;
-  const sizes = { public: ml.lengths.publicKey };
-  return signatureR({
-    keygen: (seed) => {
-      const s = seed ?? crypto.getRandomValues(new Uint8Array(seedSize));
-      return [Buffer.from(ml.keygen(s).publicKey), Buffer.from(s)];
-    },
-    loadPrivate: (seed) => {
-      if (seed.length !== seedSize)
-        throw new Error(`an ML-DSA private key (seed) is ${seedSize} bytes, not ${seed.length}`);
-      return ml.keygen(seed).secretKey;
-    },
-    loadPublic: (pk) => {
-      if (pk.length !== sizes.public)
-        throw new Error(`the public key is ${sizes.public} bytes, not ${pk.length}`);
-      return pk;
-    },
-    signR: (secretKey, msg, rnd) =>
-      Buffer.from(rnd === null ? ml.sign(msg, secretKey) : ml.sign(msg, secretKey, { extraEntropy: rnd })),
-    verify: (pk, msg, sig) => {
-      try {
-        return ml.verify(sig, msg, pk);
-      } catch {
-        return false; // a malformed signature (a wrong length) is a signature that does not verify
-      }
-    },
-    native: `${name}.keygen/sign/verify (@noble/post-quantum)`,
-  });
-}
-
-// SLH-DSA (FIPS 205), pure, empty context: the private key travels as SK.seed‖SK.prf‖PK.seed
-// (3n bytes, noble's keygen(seed) input), expanded to noble's 4n-byte secret key (‖ PK.root)
-// when parsed; sign is hedged (a fresh n-byte opt_rand) or, with a randomness (n bytes),
-// extraEntropy = opt_rand (PK.seed: the deterministic variant).
-function slhdsa(slh, name) {
-  const { seed: seedSize, publicKey: publicSize, signRand } = slh.lengths;
+// A pure, empty-context signature row over noble's seed form: the private key (`privateForm`,
+// lengths.seed bytes) is expanded with keygen(seed) when parsed; sign is hedged (noble's fresh
+// randomness) or, with a randomness (lengths.signRand bytes), extraEntropy = randomness.
+function seedSigner(alg, name, privateForm) {
+  const { seed: seedSize, publicKey: publicSize, signRand } = alg.lengths;
   const row = signatureR({
-    keygen: (seed) => {
-      const s = seed ?? crypto.getRandomValues(new Uint8Array(seedSize));
-      return [Buffer.from(slh.keygen(s).publicKey), Buffer.from(s)];
-    },
+    keygen: seedKeygen(alg, seedSize),
     loadPrivate: (seed) => {
       if (seed.length !== seedSize)
-        throw new Error(
-          `an SLH-DSA private key (SK.seed||SK.prf||PK.seed) is ${seedSize} bytes, not ${seed.length}`,
-        );
-      return slh.keygen(seed).secretKey;
+        throw new Error(`${privateForm} is ${seedSize} bytes, not ${seed.length}`);
+      return alg.keygen(seed).secretKey;
     },
     loadPublic: (pk) => {
       if (pk.length !== publicSize)
@@ -96,10 +62,10 @@ function slhdsa(slh, name) {
       return pk;
     },
     signR: (secretKey, msg, rnd) =>
-      Buffer.from(rnd === null ? slh.sign(msg, secretKey) : slh.sign(msg, secretKey, { extraEntropy: rnd })),
+      Buffer.from(rnd === null ? alg.sign(msg, secretKey) : alg.sign(msg, secretKey, { extraEntropy: rnd })),
     verify: (pk, msg, sig) => {
       try {
-        return slh.verify(sig, msg, pk);
+        return alg.verify(sig, msg, pk);
       } catch {
         return false; // a malformed signature (a wrong length) is a signature that does not verify
       }
@@ -108,6 +74,14 @@ function slhdsa(slh, name) {
   });
   return { ...row, seedSize, randomnessSize: signRand };
 }
+
+// ML-DSA (FIPS 204): the seed ξ (32 bytes); a randomness of 32 zero bytes is the
+// deterministic variant.
+const mldsa = (ml, name) => seedSigner(ml, name, "an ML-DSA private key (seed)");
+
+// SLH-DSA (FIPS 205): SK.seed‖SK.prf‖PK.seed (3n bytes), expanded to noble's 4n-byte secret
+// key (‖ PK.root); a randomness (n bytes) of PK.seed is the deterministic variant.
+const slhdsa = (slh, name) => seedSigner(slh, name, "an SLH-DSA private key (SK.seed||SK.prf||PK.seed)");
 
 const TABLE = {
   "ml-dsa-44": mldsa(ml_dsa44, "ml_dsa44"),
