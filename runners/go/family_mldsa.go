@@ -12,6 +12,12 @@ import "bytes"
 type signR[K any] func(key K, msg, rnd []byte) ([]byte, error)
 
 func mldsaOps[K, P any](s sigScheme[K, P], sign signR[K]) map[string]builder {
+	return randSignOps(s, sign, 32)
+}
+
+// randSignOps: sigOps with sign taking an optional randLen-byte randomness (another length →
+// invalid_params); without it sign is hedged. Shared by ML-DSA and SLH-DSA (slhdsaOps).
+func randSignOps[K, P any](s sigScheme[K, P], sign signR[K], randLen int) map[string]builder {
 	s.sign = func(key K, msg []byte) ([]byte, error) { return sign(key, msg, nil) }
 	ops := sigOps(s)
 	ops["sign"] = func(in inputs, p *params) (prepared, error) {
@@ -24,8 +30,8 @@ func mldsaOps[K, P any](s sigScheme[K, P], sign signR[K]) map[string]builder {
 			if rnd, err = in.get("randomness"); err != nil {
 				return prepared{}, err
 			}
-			if len(rnd) != 32 {
-				return prepared{}, errorf(kindInvalidParams, "randomness is %d bytes, not 32", len(rnd))
+			if len(rnd) != randLen {
+				return prepared{}, errorf(kindInvalidParams, "randomness is %d bytes, not %d", len(rnd), randLen)
 			}
 		}
 		return keyedOp(in, p, "private_key", s.loadPrivate, func(key K) ([]byte, error) {

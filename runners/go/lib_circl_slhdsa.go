@@ -73,29 +73,10 @@ func circlSLHDSA(id slhdsa.ID) slhScheme[slhdsa.PrivateKey, slhdsa.PublicKey] {
 	return slhScheme[slhdsa.PrivateKey, slhdsa.PublicKey]{sigScheme: s, seedLen: 3 * n, randLen: n, signR: sign}
 }
 
-// slhdsaOps: sigOps with keygen from a seedLen-byte key_seed and sign taking the optional
-// randLen-byte randomness (another length → invalid_params).
+// slhdsaOps: randSignOps (sign taking the optional randLen-byte randomness) with keygen from
+// a seedLen-byte key_seed.
 func slhdsaOps[K, P any](s slhScheme[K, P]) map[string]builder {
-	s.sign = func(key K, msg []byte) ([]byte, error) { return s.signR(key, msg, nil) }
-	ops := sigOps(s.sigScheme)
+	ops := randSignOps(s.sigScheme, s.signR, s.randLen)
 	ops["keygen"] = seededKeygenOp(s.keygen, s.seedLen)
-	ops["sign"] = func(in inputs, p *params) (prepared, error) {
-		msg, err := in.get("msg")
-		if err != nil {
-			return prepared{}, err
-		}
-		var rnd []byte
-		if in.present["randomness"] {
-			if rnd, err = in.get("randomness"); err != nil {
-				return prepared{}, err
-			}
-			if len(rnd) != s.randLen {
-				return prepared{}, errorf(kindInvalidParams, "randomness is %d bytes, not %d", len(rnd), s.randLen)
-			}
-		}
-		return keyedOp(in, p, "private_key", s.loadPrivate, func(key K) ([]byte, error) {
-			return s.signR(key, msg, rnd)
-		})
-	}
 	return ops
 }
