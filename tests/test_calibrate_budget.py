@@ -178,6 +178,10 @@ def test_every_implementation_is_searched_before_any_rounds(kdf_runner):  # noqa
     assert "of the time budget left" in lines[measured[0]]
     plan = [x for x in lines if x.startswith("about ") and "in all" in x]
     assert plan and lines.index(plan[0]) < min(searched)  # the estimate, before any timing
+    stored = json.loads(res.stdout)["run"]["calibration"]
+    printed = float(plan[0].split()[1])  # "about N s in all": N rounded to whole seconds
+    assert abs(printed - stored["estimate_s"]) <= 0.55  # stored to a tenth
+    assert stored["wall_s"] > 0
     rows = [r for r in _rows(res) if r["status"] == "ok"]
     # the 2 planned rounds: the fake's calls agree exactly, so nothing is narrowed
     assert rows and all(len(r["rounds"]) == 2 for r in rows)

@@ -260,8 +260,10 @@ class Calibration:
         items = [(s.impl.id, s.impl.runtime_id) for _, s in chosen]
         sched = plan.schedule(items, self.left_s())
         spent = time.monotonic() - self.clock0
+        estimate = spent + sched.seconds + sched.narrowing
+        self.run_doc["calibration"]["estimate_s"] = round(estimate, 1)  # beside wall_s
         self.console.print(
-            f"about {spent + sched.seconds + sched.narrowing:.0f} s in all ({spent:.0f} s "
+            f"about {estimate:.0f} s in all ({spent:.0f} s "
             "spent verifying; "
             f"{sched.text(len(chosen), self.req.rounds)}; time budget "
             f"{self.req.time_budget_s:.0f} s)",
