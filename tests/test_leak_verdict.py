@@ -35,6 +35,10 @@ def _target(seed, shifts=(0.0, 0.0), aa_shift=0.0):
     return stats.replicated_verdict(*_measured(seed, shifts, aa_shift))
 
 
+def _undecided(reps, aas) -> bool:
+    return stats.undecided(reps, stats.replicated_verdict(reps, aas))
+
+
 def test_block_trimmed_differences_by_hand():
     ns = [10, 12, 20, 30, 11, 13, 40, 40]
     classes = [0, 0, 1, 1, 0, 0, 1, 1]
@@ -254,21 +258,21 @@ def test_the_widened_interval_leaves_the_verdict_to_each_measurement():
     v = _target(9, shifts=(8.0, 14.0))
     assert v.verdict == "leak"
     assert v.effect.low_ns < 8.0 and v.effect.high_ns > 14.0
-    assert stats.undecided(*_measured(9, shifts=(8.0, 14.0)))  # apart: measured again
+    assert _undecided(*_measured(9, shifts=(8.0, 14.0)))  # apart: measured again
 
 
 def test_what_leaves_the_first_two_measurements_undecided():
     """Measured again (up to EDGE_REPLICATES): one beyond the floor and not the other, or two
     processes whose intervals are apart; not a replicated shift, nor identical classes."""
-    assert stats.undecided(*_measured(3, shifts=(3.0, 0.0)))
-    assert not stats.undecided(*_measured(1, shifts=(3.0, 3.0)))
+    assert _undecided(*_measured(3, shifts=(3.0, 0.0)))
+    assert not _undecided(*_measured(1, shifts=(3.0, 3.0)))
     # both off zero on one side, neither beyond the floor the A/A pair sets: too little power
     reps, aas = _measured(6, shifts=(2.0, 2.0), aa_shift=2.0)
-    assert all(e.low_ns > 0 for e in reps) and stats.undecided(reps, aas)
-    assert not stats.undecided(*_measured(5))
+    assert all(e.low_ns > 0 for e in reps) and _undecided(reps, aas)
+    assert not _undecided(*_measured(5))
     rng = np.random.default_rng(9)
     few = [_measure(rng, 3.0, n=600), _measure(rng, 3.0, swap=True, n=600)]
-    assert not stats.undecided(few, few)  # inconclusive: nothing more to learn this way
+    assert not _undecided(few, few)  # inconclusive: nothing more to learn this way
 
 
 def test_measured_again_a_shift_in_most_processes_is_a_leak():

@@ -290,13 +290,14 @@ def _measure_replicates(t: Target, cat, req: LeakRequest):
     verdict undecided (stats.leak.undecided)."""
     out = [_replicate(t, cat, req, rep) for rep in range(t.replicates)]
     reps, aas = [o[1] for o in out], [o[2] for o in out]
-    if undecided(reps, aas):
+    v = replicated_verdict(reps, aas)
+    if undecided(reps, v):
         for rep in range(len(out), EDGE_REPLICATES):
             out.append(_replicate(t, cat, req, rep))
         reps, aas = [o[1] for o in out], [o[2] for o in out]
+        v = replicated_verdict(reps, aas)
     first = out[0][0]
     test = leak_test(first.ns, first.classes, first.blocks)
-    v = replicated_verdict(reps, aas)
     return _record(test, v, reps, aas, first), out[0][3]
 
 

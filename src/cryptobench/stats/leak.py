@@ -212,13 +212,15 @@ def block_trimmed_differences(ns, classes, blocks) -> np.ndarray:
     """Per block (in the order taken), class 1's TRIM-trimmed mean minus class 0's; NaN-free:
     a block missing a class is left out."""
     x, c, b = (np.asarray(v) for v in (ns, classes, blocks))
+    if not len(b):
+        return np.array([], dtype=float)
     by_block = np.argsort(b, kind="stable")  # each block's measurements together, in order
-    ids, starts = np.unique(b[by_block], return_index=True)
-    groups = dict(zip(ids.tolist(), np.split(by_block, starts[1:]), strict=True))
-    _, first = np.unique(b, return_index=True)
+    _, starts = np.unique(b[by_block], return_index=True)
+    groups = np.split(by_block, starts[1:])
+    groups.sort(key=lambda g: g[0])  # the argsort is stable: g[0] is where its block began
     out = []
-    for i in b[np.sort(first)].tolist():
-        xb, cb = x[groups[i]], c[groups[i]]
+    for g in groups:
+        xb, cb = x[g], c[g]
         if (cb == 0).any() and (cb == 1).any():
             one, zero = (scipy_stats.trim_mean(xb[cb == k], TRIM) for k in (1, 0))
             out.append(float(one - zero))
@@ -378,14 +380,14 @@ def _apart(a: Effect, b: Effect) -> bool:
     return a.high_ns < b.low_ns or b.high_ns < a.low_ns
 
 
-def undecided(reps: list[Effect], aas: list[Effect]) -> bool:
-    """The first measurements cannot settle the verdict: it is ``not replicated`` (one
+def undecided(reps: list[Effect], v: Verdict) -> bool:
+    """The first measurements (``reps``, their verdict ``v``: ``replicated_verdict``) cannot
+    settle the verdict: it is ``not replicated`` (one
     beyond the floor, not the other; or only their pooled interval), or every one shows a
     difference from zero on the same side that does not clear the floor (too little power to
     say which), or two processes' intervals are apart, so the variance between processes
     (which two cannot estimate: t with one degree is 12.7) decides the size. More processes
     settle each (docs/methodology.md, "Verdict", rule 6)."""
-    v = replicated_verdict(reps, aas)
     if v.verdict == "inconclusive":
         return False
     het = any(_apart(a, b) for i, a in enumerate(reps) for b in reps[i + 1 :])
