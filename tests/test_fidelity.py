@@ -93,6 +93,41 @@ def test_an_anchor_that_reads_the_clock_per_message_is_judged_without_that_cost(
     assert "20.0 ns of its figure" in text
 
 
+def test_botan_speeds_row_takes_out_what_its_timer_counts_at_that_size(fidelity, monkeypatch):
+    """The C++ anchor's own cost is the in-place probe's figure for the row's size (what botan
+    speed's timestamps count beyond the hash), not the four clock reads alone, which the note
+    states beside it."""
+    calls = []
+
+    def fake_run(cmd, **kw):
+        calls.append([str(c) for c in cmd])
+        return json.dumps(
+            {
+                "median_ns": 31.5,
+                "counted_ns": 97.0,
+                "without_ns": 65.5,
+                "reads_ns": 60.0,
+                "batches": 19,
+            }
+        )
+
+    monkeypatch.setattr(fidelity, "run", fake_run)
+    monkeypatch.setattr(fidelity, "lock", contextlib.nullcontext)
+    monkeypatch.setattr(fidelity, "cryptobench_ns", lambda anchor, size, db: (68.5, 2.5))
+    monkeypatch.setattr(fidelity.BotanSpeed, "ns", lambda self, size: 100.0)
+    opts = argparse.Namespace(pairs=1, seconds=2.0, smoke=False)
+    botan = fidelity.BotanSpeed("cpp", "cpp/botan", "botan speed", opts, Path("."))
+    botan.probe, botan.reads = Path("clock_reads"), {}
+    row = fidelity.measure_row(botan, 64, "db")
+    assert calls == [["clock_reads", "64", "1.0"]]
+    assert row["anchor_overhead_ns"] == 31.5
+    assert row["ratio_without_overhead"] == pytest.approx(68.5 / (100.0 - 31.5))
+    assert row["note"] == (
+        "botan speed's timer counts per message beyond the hash: 31.5 ns of its figure "
+        "(its four clock reads back to back: 60.0 ns)"
+    )
+
+
 def test_a_failed_row_is_printed_and_the_others_are_not_lost(fidelity):
     rows = [{"runtime": "java", "size": 64, "anchor": "JMH", "error": "mvn: not found"}]
     assert "| java | 64 | JMH | failed |" in fidelity.table(rows)
@@ -188,6 +223,16 @@ def test_node_pairs_set_the_node_rows_pairs_and_no_others(fidelity, monkeypatch)
     assert node.pairs() == 2
     monkeypatch.setattr(sys, "argv", [*argv, "--smoke"])
     assert fidelity.parse_args().node_pairs is None
+
+
+def test_both_node_sides_get_one_young_generation_size_unless_told_otherwise(fidelity, monkeypatch):
+    monkeypatch.setattr(sys, "argv", ["fidelity", "--runtime", "node"])
+    opts = fidelity.parse_args()
+    node = fidelity.Mitata("node", "node/crypto", "mitata (avg)", opts, Path("."))
+    assert node.env() == {"NODE_OPTIONS": "--max-semi-space-size=1"}
+    monkeypatch.setattr(sys, "argv", ["fidelity", "--runtime", "node", "--node-options="])
+    opts = fidelity.parse_args()
+    assert fidelity.Mitata("node", "node/crypto", "mitata (avg)", opts, Path(".")).env() == {}
 
 
 def test_node_options_reach_both_sides_of_the_node_rows_only(fidelity, monkeypatch):
