@@ -170,3 +170,9 @@ def test_a_later_round_drops_its_leading_batches_below_the_first_rounds_speed():
     kept = [s["ns"] / s["iterations"] for s in m.samples]
     assert len(m.warmup) == 3 and max(kept) <= 180.0 and m.ci.median == 100.0
     assert m.warmup_reason.startswith("3 batches slower than round 1's speed")
+
+
+def test_a_jit_still_compiling_asks_a_chunk():
+    bench = JitScript(quiet_from=40)
+    sampling.measure(bench, sampling.Policy(budget_s=0.2), False, clock=bench.clock)
+    assert max(c[1] for c in bench.calls) == int(sampling.CHUNK_NS / sampling.TARGET_BATCH_NS)

@@ -33,12 +33,13 @@ SLOW_FLOOR_S = 0.5  # a slow case's (password hashes, KDFs: 3 calls of ~100 ms a
 CALIBRATE_S = 0.02  # finding a batch's iterations: a case's first round only (later ones reuse it)
 PROBE_S = 0.1  # the drift probe, once a round
 BATCH_S = sampling.TARGET_BATCH_NS / 1e9  # a fast case's batch of calls
-# What a fast case's batch costs besides its calls (the request, the runner's loop, and on Node
-# the leading batches a fresh V8 spends in slower tiers), per runtime: read from the stored
-# rounds of the 2026-11-25 `default` run (elapsed_s of 3 817 case-rounds against their batches:
-# C, C++, Go, Rust, Pascal and PHP 0.04–0.05 s a round for 6–7 batches; Python 0.08 s, Node.js
-# 0.11 s for 7 and 10).
-BATCH_EXTRA_S = {"python": 0.0065, "node": 0.012}
+# What a fast case's batch costs besides its calls (the request, the runner's loop, its untimed
+# call), per runtime: read from the stored rounds of the 2026-11-26 `default` run (elapsed_s of
+# its case-rounds less their batches and their groups' process starts, each timed as
+# _group_starts times it, over their batches: C, C++, Go, Rust, Pascal, PHP and Java 0.4–0.6 ms,
+# Python 2.0 ms, Node.js 1.5 ms). The figures of 2026-11-25 (Python 6.5 ms, Node.js 12 ms) held
+# the process starts, which the estimate also counted apart.
+BATCH_EXTRA_S = {"python": 0.002, "node": 0.0015}
 BATCH_EXTRA_DEFAULT_S = 0.0007
 LEAD_BATCHES = 0.25  # batches a round runs beyond its share, on average (that run: 6.5 for 6.25)
 ROUNDS = 8  # rounds per case (docs/methodology.md, "How many rounds")
@@ -103,14 +104,15 @@ def slow_round_s(call_s: float, rounds: int, known: bool, floor: int = SLOW_MIN_
     """Seconds one round of a slow case takes by the sampler's arithmetic: every bench
     request runs one untimed (verified) call besides its batches (docs/protocol.md); a round
     keeps its floor of one-call batches (sampling.for_rounds), asked one per request after
-    calibration's requests, or all in its first request where the call's duration is known
-    (sampling.first_estimate: ``known``); more only while the round is less precise than its
-    target, so a steady call's round is its floor, not its share of the budget (measured: the
-    full rounds of an `advise --use password` on 2026-11-25 stopped at their floor in 8 of 9
-    rounds, 0.05 s against a 0.33 s share). ``floor``: the policy's slow_min_samples for the
-    whole case."""
+    calibration's requests, or all in its first request, after two calls of warm-up, where the
+    call's duration is known (sampling.first_estimate: ``known``); more only while the round is
+    less precise than its target, so a steady call's round is its floor, not its share of the
+    budget (measured: the full rounds of an `advise --use password` on 2026-11-25 stopped at
+    their floor in 8 of 9 rounds, 0.05 s against a 0.33 s share). ``floor``: the policy's
+    slow_min_samples for the whole case."""
     per_round = max(3, math.ceil(floor / rounds))
-    calls = per_round + 1 if known else 2 * CALIBRATION_REQUESTS + 2 * per_round
+    warm = sampling.SLOW_WARM_CALLS
+    calls = per_round + warm + 1 if known else 2 * CALIBRATION_REQUESTS + 2 * per_round
     return calls * call_s
 
 
@@ -133,8 +135,8 @@ def case_round_s(
 ) -> float:
     """Seconds one round of one case takes: a slow family's from its call's duration
     (``call_s`` where known: a probe, a stored result; else SLOW_CALL_S), its calibration
-    included (every round of a password hash calibrates, sampling.measure); any other case's
-    by fast_round_s (its calibration, in its first round only, is case_rounds_s's)."""
+    included where the duration is not known; any other case's by fast_round_s (its
+    calibration, in its first round only, is case_rounds_s's)."""
     if case.prim.is_slow:
         known = sampling.known_slow(True, call_s * 1e9 if call_s else None)
         return slow_round_s(call_s or SLOW_CALL_S, rounds, known, slow_floor)
@@ -144,10 +146,15 @@ def case_round_s(
 def case_rounds_s(
     case: Case, share_s: float, rounds: int, call_s: float | None, slow_floor: int
 ) -> float:
-    """Seconds all ``rounds`` rounds of one case take: later rounds of a fast case reuse the
-    first round's ns/op (no calibration, sampling.measure's ``known_ns``)."""
-    once = 0.0 if case.prim.is_slow else CALIBRATE_S
-    return rounds * case_round_s(case, share_s, rounds, call_s, slow_floor) + once
+    """Seconds all ``rounds`` rounds of one case take: later rounds reuse the first round's
+    ns/op (sampling.measure's ``known_ns``): a fast case's skip calibration, a password hash's
+    ask their floor in one request."""
+    if not case.prim.is_slow:
+        return rounds * case_round_s(case, share_s, rounds, call_s, slow_floor) + CALIBRATE_S
+    first = case_round_s(case, share_s, rounds, call_s, slow_floor)
+    call = call_s or SLOW_CALL_S
+    later = slow_round_s(call, rounds, sampling.known_slow(True, call * 1e9), slow_floor)
+    return first + (rounds - 1) * later
 
 
 def estimate(

@@ -23,6 +23,11 @@ SLOW_OP_NS = 10_000_000  # ≥ 10 ms per operation: one operation per batch
 CHUNK_NS = 100_000_000  # ask for ~100 ms of batches per request
 LONG_CALL_NS = 100_000_000  # ≥ 100 ms per call: the slow-operation policy (below)
 LONG_CALL_MIN_SAMPLES = 3  # its floor of kept batches in a round
+# A password hash's round that skips calibration (its call's duration known) still spends what
+# calibration would have, two calls, as warm-up: in a fresh process the first calls after the
+# untimed one ran slow (2026-11-26 `default`, rounds 2–8: python/argon2-cffi 22.8–28.2 ms then
+# 15.9–21.1 ms; go/x-crypto Argon2id derive 24.7–35.7 ms twice, then 15.2–18.8 ms).
+SLOW_WARM_CALLS = 2
 # RSA key generation is a random prime search: one call's duration varies several-fold, so a
 # round keeps at least this many calls and the result reports the median with p10/p90.
 RANDOM_DURATION_CALLS = 50
@@ -119,8 +124,12 @@ def measure(
     ``min_calls``: kept batches a round needs at least, whatever the budget (an operation of
     random duration: RSA key generation, slowop.call_floor). ``known_ns``: ns per call an
     earlier round of the case measured: batches are sized from it, with no calibration (a
-    JIT runtime's first batches then run long, not many, and are warm-up)."""
+    JIT runtime's first batches then run long, not many, and are warm-up); a password hash's
+    later round takes it as the call's known duration (known_slow: its floor in one request,
+    no calibration)."""
     start = clock()
+    if slow_family and expected_ns is None:
+        expected_ns = known_ns
     if known_ns and not slow_family and not is_long_call(known_ns):
         per_op, warm = known_ns, []  # a later round: the case's first round calibrated it
     else:
@@ -289,22 +298,24 @@ def first_estimate(
         per_op, warm = calibrate(bench, policy, first_timeout or policy.base_timeout_s)
         return per_op, warm, bench
     k = sample_floor(policy, True, slow_family, float(expected_ns))
-    got = bench(1, k, _timeout(policy, expected_ns * k))
-    per_op = float(np.median([s["ns"] for s in got]))
+    lead = SLOW_WARM_CALLS if slow_family else 0
+    got = bench(1, lead + k, _timeout(policy, expected_ns * (lead + k)))
+    per_op = float(np.median([s["ns"] for s in got[lead:]]))
     if per_op < SLOW_OP_NS:
         per_op, warm = calibrate(bench, policy, first_timeout or policy.base_timeout_s)
         return per_op, got + warm, bench
-    first = [got]
+    first = [got[lead:]]
 
     def replay(iterations: int, batches: int, timeout: float) -> list[dict]:
         return first.pop() if first else bench(iterations, batches, timeout)
 
-    return per_op, [], replay
+    return per_op, got[:lead], replay
 
 
 def known_slow(slow_family: bool, expected_ns: float | None) -> bool:
     """Whether a round may skip calibration and ask its floor at once: a long call of a message
-    operation, or a password hash whose call's duration is known (calibrate's probes)."""
+    operation, or a password hash whose call's duration is known (calibrate's probes, or the
+    case's first round)."""
     if slow_family:
         return expected_ns is not None and expected_ns >= SLOW_OP_NS
     return is_long_call(expected_ns)
@@ -341,7 +352,9 @@ def _ask(chunk: int, slow: bool, keep_from, kept: int, floor: int, left_s: float
     once steady (or before the first batch: ``keep_from`` None and nothing yet), what the
     round still needs — its floor of kept batches, else what fits in the budget left — never
     more than a chunk. A round no longer overshoots its share by most of a chunk (measured:
-    10 batches of 10 ms for a 60 ms share)."""
+    10 batches of 10 ms for a 60 ms share). Asking only the floor again while warming up was
+    tried (2026-11-26): 17 s less of a 356 s `default` run, but fewer kept batches a round and
+    wider intervals (cases within ±5%: C 122 → 113 of 131, Node.js 36 → 23 of 84)."""
     if slow or chunk <= 1:
         return chunk
     fit = int(max(left_s, 0) * 1e9 / max(batch_ns, 1))

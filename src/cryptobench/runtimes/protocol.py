@@ -8,6 +8,7 @@ import contextlib
 import json
 import os
 import queue
+import select
 import signal
 import subprocess
 import threading
@@ -42,6 +43,31 @@ class RemoteError(Exception):
         self.kind = kind
         self.message = message
         super().__init__(f"{kind}: {message}")
+
+
+def _exits(proc: subprocess.Popen, timeout: float) -> bool:
+    """Wait up to ``timeout`` s for the process to end and reap it, woken the moment it ends
+    (a pidfd): Popen.wait(timeout) polls at 0.5, 1, 2 … 50 ms, so a runner that took 35 ms to
+    exit was waited 64 ms (measured 2026-11-26: Python 63.9 ms, Node.js 15.5, Java 31.5, on
+    exactly that schedule), once per group and round."""
+    if proc.poll() is not None:  # reaped: its pid may be another process's by now
+        return True
+    try:
+        fd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):  # no pidfd here, or already reaped
+        try:
+            proc.wait(timeout=timeout)
+            return True
+        except subprocess.TimeoutExpired:
+            return False
+    try:
+        ready, _, _ = select.select([fd], [], [], timeout)
+    finally:
+        os.close(fd)
+    if not ready:
+        return False
+    proc.wait()
+    return True
 
 
 class RunnerProcess:
@@ -85,9 +111,7 @@ class RunnerProcess:
             return
         with contextlib.suppress(OSError):
             self.proc.stdin.close()
-        try:
-            self.proc.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
+        if not _exits(self.proc, grace):
             self.kill()
         self._kill_group()
 
@@ -95,8 +119,7 @@ class RunnerProcess:
         if not self.proc:
             return
         self._kill_group()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.proc.wait(timeout=5)
+        _exits(self.proc, 5)
 
     def _kill_group(self) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):

@@ -53,7 +53,7 @@ class Runtime:
         t0 = time.monotonic()
         try:
             hello = proc.start(self.spec.startup_timeout, **self._hello_fields(known))
-            if self.start_s is None:  # the first (full) hello: a little dearer than later ones
+            if self.start_s is None:  # the first (full) hello: 5-10x a group's (pipeline)
                 self.start_s = time.monotonic() - t0
             info, impls = parse_hello(self.id, hello)
             if not known:
