@@ -180,12 +180,12 @@ def test_the_estimate_of_a_password_hash_calibrates_its_first_round_only():
     (c,) = [p.case for p in _prepared("c", sizes=(64,))]
     argon = replace(c, prim=catalog.load().get("argon2id"), operation="hash", size=8)
     starts = {"c": 0.01}
-    # unknown call: the 40 ms prior; round 1 (2·2 + 2·3) calls, rounds 2–8 (3 + 2 + 1) calls
+    # unknown call: the 40 ms prior; round 1 (2·2 + 2·3) calls, rounds 2–8 (3 + 4 + 1) calls
     got = r.estimate([argon], 0.3, 8, set(), starts)
-    assert got == pytest.approx(8 * 0.01 + 10 * 0.04 + 7 * 6 * 0.04 + 8 * 0.1)
+    assert got == pytest.approx(8 * 0.01 + 10 * 0.04 + 7 * 8 * 0.04 + 8 * 0.1)
     # a call known beforehand (a probe, a stored result): every round asks its floor at once
     got = r.estimate([argon], 0.3, 8, set(), starts, calls={argon.key: 0.05})
-    assert got == pytest.approx(8 * 0.01 + 8 * 6 * 0.05 + 8 * 0.1)
+    assert got == pytest.approx(8 * 0.01 + 8 * 8 * 0.05 + 8 * 0.1)
 
 
 def test_each_runtime_s_group_start_is_timed_once_with_its_group_s_library():

@@ -62,19 +62,19 @@ def test_a_password_hash_of_known_duration_asks_its_floor_at_once():
     m = sampling.measure(
         bench, sampling.Policy(budget_s=1.0), True, clock=bench.clock, expected_ns=HALF_S
     )
-    assert bench.calls[0][:2] == (1, 12) and len(bench.calls) == 1
+    assert bench.calls[0][:2] == (1, 14) and len(bench.calls) == 1
     assert len(m.samples) == 10 and not any("slow-operation" in f for f in m.flags)
-    assert len(m.warmup) == sampling.SLOW_WARM_CALLS == 2  # what calibration would have spent
+    assert len(m.warmup) == sampling.SLOW_WARM_CALLS == 4  # what a first round spends first
 
 
-def test_a_password_hashs_later_round_asks_its_floor_at_once_after_two_warm_calls():
-    # its first round measured the call (known_ns): one request, no calibration; its first two
+def test_a_password_hashs_later_round_asks_its_floor_at_once_after_four_warm_calls():
+    # its first round measured the call (known_ns): one request, no calibration; its first four
     # calls are warm-up (a fresh process's first calls ran slow), then the round's floor
-    calls = [75e6, 60e6] + [50e6] * 10
+    calls = [75e6, 70e6, 65e6, 60e6] + [50e6] * 10
     bench = Script(lambda i: calls[i])
     policy = sampling.for_rounds(sampling.Policy(), 8)
     m = sampling.measure(bench, policy, True, clock=bench.clock, known_ns=48e6)
-    assert [c[:2] for c in bench.calls] == [(1, 5)] and len(m.warmup) == 2
+    assert [c[:2] for c in bench.calls] == [(1, 7)] and len(m.warmup) == 4
     assert m.ci.median == 50e6 and len(m.samples) == 3
 
 

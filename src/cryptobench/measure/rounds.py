@@ -104,7 +104,7 @@ def slow_round_s(call_s: float, rounds: int, known: bool, floor: int = SLOW_MIN_
     """Seconds one round of a slow case takes by the sampler's arithmetic: every bench
     request runs one untimed (verified) call besides its batches (docs/protocol.md); a round
     keeps its floor of one-call batches (sampling.for_rounds), asked one per request after
-    calibration's requests, or all in its first request, after two calls of warm-up, where the
+    calibration's requests, or all in its first request, after four calls of warm-up, where the
     call's duration is known (sampling.first_estimate: ``known``); more only while the round is
     less precise than its target, so a steady call's round is its floor, not its share of the
     budget (measured: the full rounds of an `advise --use password` on 2026-11-25 stopped at

@@ -23,11 +23,12 @@ SLOW_OP_NS = 10_000_000  # ≥ 10 ms per operation: one operation per batch
 CHUNK_NS = 100_000_000  # ask for ~100 ms of batches per request
 LONG_CALL_NS = 100_000_000  # ≥ 100 ms per call: the slow-operation policy (below)
 LONG_CALL_MIN_SAMPLES = 3  # its floor of kept batches in a round
-# A password hash's round that skips calibration (its call's duration known) still spends what
-# calibration would have, two calls, as warm-up: in a fresh process the first calls after the
-# untimed one ran slow (2026-11-26 `default`, rounds 2–8: python/argon2-cffi 22.8–28.2 ms then
-# 15.9–21.1 ms; go/x-crypto Argon2id derive 24.7–35.7 ms twice, then 15.2–18.8 ms).
-SLOW_WARM_CALLS = 2
+# A password hash's round that skips calibration (its call's duration known) first makes this many
+# calls as warm-up, the calls a first round makes before its first kept one: in a fresh process
+# the first calls ran slow (2026-11-26 `default`, rounds 2–8, with two: python/argon2-cffi
+# 22.8–28.2 ms, then 15.9–21.1 ms; go/x-crypto Argon2id derive 24.7–35.7 ms twice, then
+# 15.2–18.8 ms; node/argon2 23–29 ms for four calls, then 16–20 ms; c/libgcrypt three once).
+SLOW_WARM_CALLS = 4
 # RSA key generation is a random prime search: one call's duration varies several-fold, so a
 # round keeps at least this many calls and the result reports the median with p10/p90.
 RANDOM_DURATION_CALLS = 50
