@@ -5,6 +5,7 @@ invalidates it. Fake runners (tests/fakes) keep it fast."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from cryptobench.runtimes.discovery import RuntimeSpec
@@ -74,6 +75,42 @@ def test_the_key_changes_with_anything_that_can_change_an_answer(tmp_path):
     changed.append(Fingerprints.of([other]))
     keys = {fp.key("fake/lib", "sha256", ["digest"]) for fp in changed}
     assert key not in keys and len(keys) == len(changed)
+
+
+def _built(folder: Path, source: str, binary: bytes) -> Runtime:
+    """A compiled runner: its source and its build output under bin/ (and a build log)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "runner.c").write_text(source)
+    (folder / ".build.log").write_text(f"built at {folder}\n")
+    (folder / "bin").mkdir(exist_ok=True)
+    (folder / "bin" / "runner").write_bytes(binary)
+    spec = RuntimeSpec("fake", "fake", None, "fake", folder, command=["bin/runner"])
+    impl = Implementation("fake/lib", "fake", "lib", "1.0", {}, {"sha256": Offer(("digest",))})
+    return Runtime(spec, info={"version": "1"}, implementations=[impl])
+
+
+def _key(rt: Runtime) -> str:
+    return Fingerprints.of([rt]).key("fake/lib", "sha256", ["digest"])
+
+
+def test_a_fresh_clone_built_from_the_same_sources_takes_the_same_answers(tmp_path):
+    # another directory, another build (its paths, its time), the same sources and versions
+    one = _built(tmp_path / "one" / "runners" / "c", "int main;\n", b"built in one")
+    two = _built(tmp_path / "two" / "runners" / "c", "int main;\n", b"built in two")
+    assert _key(one) == _key(two)
+    three = _built(tmp_path / "three" / "runners" / "c", "int main(void);\n", b"built in two")
+    assert _key(three) != _key(one)  # the sources changed
+
+
+def test_an_answer_verified_on_a_stale_build_is_not_taken_for_the_rebuilt_one(tmp_path):
+    rt = _built(tmp_path / "c", "int main;\n", b"old build")
+    src, binary = tmp_path / "c" / "runner.c", tmp_path / "c" / "bin" / "runner"
+    src.write_text("int main(void);\n")  # edited, not rebuilt: the binary is older
+    os.utime(binary, ns=(src.stat().st_mtime_ns - 10**9,) * 2)
+    stale = _key(rt)
+    binary.write_bytes(b"new build")  # rebuilt: newer than its sources again
+    os.utime(binary, ns=(src.stat().st_mtime_ns + 10**9,) * 2)
+    assert _key(rt) != stale
 
 
 def test_a_peer_that_changed_invalidates_agreement(tmp_path):

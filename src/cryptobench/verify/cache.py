@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -23,9 +24,9 @@ from ..paths import cache_dir, project_root
 from ..runtimes.msggen import Generated
 from ..runtimes.session import Runtime
 
-SKIP_DIRS = {"node_modules", "vendor", "target", "bin", "__pycache__", ".venv", "obj"}
+# What a build or an install writes into a runner's folder: never a source of its answers
+BUILT = {"node_modules", "vendor", "target", "bin", "build", "__pycache__", ".venv", "obj"}
 INPUT_CODE = ("inputs.py", "msggen.py")  # what derives a case's inputs from its seed
-SOURCE_EXT = {".py", ".php", ".js", ".mjs", ".pas", ".toml", ".json"}
 
 
 def _encode(value):
@@ -47,10 +48,11 @@ def loads(text: str):
     return json.loads(text, object_hook=_decode)
 
 
-def _files_digest(paths) -> str:
+def _files_digest(paths, root: Path) -> str:
+    """The files' contents and their paths relative to ``root``: the same in every checkout."""
     h = hashlib.sha256()
     for p in sorted(paths):
-        h.update(str(p).encode())
+        h.update(str(p.relative_to(root)).encode())
         h.update(p.read_bytes())
     return h.hexdigest()
 
@@ -60,25 +62,40 @@ def data_digest(root: Path | None = None) -> str:
     root = root or project_root()
     files = [p for d in ("catalog", "vectors") for p in (root / d).rglob("*") if p.is_file()]
     here = Path(__file__).parent
-    files += list(here.glob("*.py")) + [here.parent / "runtimes" / f for f in INPUT_CODE]
-    return hashlib.sha256(f"{__version__}:{_files_digest(files)}".encode()).hexdigest()
+    code = list(here.glob("*.py")) + [here.parent / "runtimes" / f for f in INPUT_CODE]
+    digest = f"{_files_digest(files, root)}:{_files_digest(code, here.parent)}"
+    return hashlib.sha256(f"{__version__}:{digest}".encode()).hexdigest()
+
+
+def _sources(folder: Path) -> list[Path]:
+    """A runner's sources: every file of its folder but what builds write (BUILT) and hidden
+    files (a build's log)."""
+    out = []
+    for top, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if d not in BUILT and not d.startswith(".")]
+        out += [Path(top) / f for f in files if not f.startswith(".")]
+    return out
 
 
 def runner_digest(rt: Runtime) -> str:
-    """The runner's build: its artifacts' size and time, and its interpreted sources."""
+    """The runner's build: its command and environment and its sources (runner code, build
+    files, lock files), by content and relative path, so a fresh clone built from the same
+    sources with the same library versions takes the answers an earlier checkout verified.
+    A built artifact of the command (under bin/, target/, …) that is older than a source (a
+    build not redone since an edit) adds its size and time, so an answer verified on that
+    stale build is never taken for the rebuilt one."""
     folder = rt.spec.folder
     h = hashlib.sha256(dumps([rt.spec.command, rt.spec.env]).encode())
+    sources = _sources(folder)
+    h.update(_files_digest(sources, folder).encode())
+    newest = max((p.stat().st_mtime_ns for p in sources), default=0)
+    inside = folder.resolve()
     for a in rt.spec.command:
         p = folder / a
-        if p.is_file():
+        if p.is_file() and BUILT & set(Path(a).parts) and p.resolve().is_relative_to(inside):
             st = p.stat()
-            h.update(f"{a}:{st.st_size}:{st.st_mtime_ns}".encode())
-    sources = [
-        p
-        for p in folder.rglob("*")
-        if p.suffix in SOURCE_EXT and p.is_file() and not SKIP_DIRS & set(p.parts)
-    ]
-    h.update(_files_digest(sources).encode())
+            if st.st_mtime_ns < newest:
+                h.update(f"stale {a}:{st.st_size}:{st.st_mtime_ns}".encode())
     return h.hexdigest()
 
 
