@@ -84,7 +84,8 @@ def _built(folder: Path, source: str, binary: bytes) -> Runtime:
     (folder / ".build.log").write_text(f"built at {folder}\n")
     (folder / "bin").mkdir(exist_ok=True)
     (folder / "bin" / "runner").write_bytes(binary)
-    spec = RuntimeSpec("fake", "fake", None, "fake", folder, command=["bin/runner"])
+    command = [str(folder / "bin" / "runner")]  # as discovery resolves it: absolute
+    spec = RuntimeSpec("fake", "fake", None, "fake", folder, command=command)
     impl = Implementation("fake/lib", "fake", "lib", "1.0", {}, {"sha256": Offer(("digest",))})
     return Runtime(spec, info={"version": "1"}, implementations=[impl])
 

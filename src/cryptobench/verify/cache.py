@@ -77,6 +77,14 @@ def _sources(folder: Path) -> list[Path]:
     return out
 
 
+def _relative(arg: str, folder: Path) -> str:
+    """A command's argument as seen from the runner's folder: discovery resolves the folder's
+    paths to absolute ones, which differ from one checkout to the next."""
+    if os.path.isabs(arg) and Path(arg).is_relative_to(folder):
+        return os.path.relpath(arg, folder)
+    return arg
+
+
 def runner_digest(rt: Runtime) -> str:
     """The runner's build: its command and environment and its sources (runner code, build
     files, lock files), by content and relative path, so a fresh clone built from the same
@@ -85,12 +93,13 @@ def runner_digest(rt: Runtime) -> str:
     build not redone since an edit) adds its size and time, so an answer verified on that
     stale build is never taken for the rebuilt one."""
     folder = rt.spec.folder
-    h = hashlib.sha256(dumps([rt.spec.command, rt.spec.env]).encode())
+    command = [_relative(a, folder) for a in rt.spec.command]
+    h = hashlib.sha256(dumps([command, rt.spec.env]).encode())
     sources = _sources(folder)
     h.update(_files_digest(sources, folder).encode())
     newest = max((p.stat().st_mtime_ns for p in sources), default=0)
     inside = folder.resolve()
-    for a in rt.spec.command:
+    for a in command:
         p = folder / a
         if p.is_file() and BUILT & set(Path(a).parts) and p.resolve().is_relative_to(inside):
             st = p.stat()
