@@ -44,14 +44,14 @@ class Here:
 
 
 def here(runtimes) -> Here:
-    from ..runtimes.session import open_runtimes
+    from ..runtimes.session import group_starts, open_runtimes
     from ..verify.cache import Fingerprints
 
     live, _ = open_runtimes(list(runtimes), [])
     try:
         return Here(
             [results.implementation_dict(i) for rt in live for i in rt.implementations],
-            {rt.id: rt.start_s for rt in live if rt.start_s},
+            group_starts(live),
             {rt.id for rt in live if rt.isolate},
             {rt.id for rt in live if rt.spec.compiles},
             Fingerprints.of(live),

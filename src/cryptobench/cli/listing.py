@@ -19,7 +19,7 @@ from ..runtimes import declared_sizes as sizes
 from ..runtimes.discovery import runtime_matches
 from ..runtimes.inputs import case_inputs
 from ..runtimes.protocol import RunnerFailure
-from ..runtimes.session import Runtime
+from ..runtimes.session import Runtime, group_starts
 from ..verify.cache import Cache, Fingerprints
 
 VERIFY_SIZES = (0, 1, 64, 1000, 16384)
@@ -87,7 +87,7 @@ def render_list(live: list[Runtime], skipped, fmt: str, catalog: Catalog | None 
 def render_presets(cat: Catalog, live: list[Runtime], rounds: int = ROUNDS) -> str:
     impls = [i for rt in live for i in rt.implementations]
     isolated = {rt.id for rt in live if rt.spec.compiles}  # JIT_ROUNDS
-    starts = {rt.id: rt.start_s for rt in live if rt.start_s}
+    starts = group_starts(live)
     compiling = {rt.id for rt in live if rt.spec.compiles}
 
     def draw(console):

@@ -19,8 +19,7 @@ from ..plan import cases as plan
 from ..results import document as results
 from ..results import machine
 from ..runtimes import cpu_features, feature_sets
-from ..runtimes.protocol import RunnerFailure
-from ..runtimes.session import Runtime, open_runtimes
+from ..runtimes.session import Runtime, group_start_s, open_runtimes
 from ..verify import vectors
 from ..verify.cache import Cache, Fingerprints
 from ..verify.verifier import Verifier
@@ -259,24 +258,17 @@ def _planned(prepared: list[Prepared], policy, req, by_key: dict[str, Runtime]) 
 
 
 def _group_starts(prepared: list[Prepared], by_key: dict[str, Runtime]) -> dict[str, float]:
-    """Seconds one group's fresh process takes to answer its brief hello, timed once per
-    runtime before the rounds (each stops its processes first): what every group of every
-    round starts. Not the first hello, which loads every library while every runtime starts
-    at once (measured 2026-11-26: Python 426 ms against 65 ms for a group's, Node.js 486 / 74,
-    Java 987 / 113, C 85 / 14), which made the `default` estimate 11.3 min for a 6-minute run."""
+    """Each runtime's group start (session.group_start_s), timed once before the rounds with
+    its first group's libraries: it made the `default` estimate 11.3 min for a 6-minute run
+    when the first hello stood in for it."""
     starts: dict[str, float] = {}
     for p in prepared:
         rt = by_key[p.case.runtime_key]
         if rt.id in starts:
             continue
-        rt.stop(serves(p.case))
-        t0 = time.monotonic()
-        try:
-            rt.ensure()
-        except RunnerFailure:
-            continue  # the rounds will say why; the estimate keeps its prior for it
-        starts[rt.id] = time.monotonic() - t0
-        rt.stop()
+        took = group_start_s(rt, serves(p.case))
+        if took is not None:
+            starts[rt.id] = took
     return starts
 
 
