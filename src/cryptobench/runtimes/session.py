@@ -167,7 +167,7 @@ def group_start_s(rt: Runtime, only: tuple[str, ...]) -> float | None:
 
 def group_starts(live: list[Runtime]) -> dict[str, float]:
     """Each runtime's group start (group_start_s), serving its first implementation's
-    library: the estimates' process start (`list --presets`, `advise`, `run`)."""
+    library: the estimates' process start (`cryptobench presets`, `advise`, `run`)."""
     out = {}
     for rt in live:
         only = (rt.implementations[0].library,) if rt.implementations else ()
