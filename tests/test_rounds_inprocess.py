@@ -189,10 +189,10 @@ def test_the_estimate_of_a_password_hash_calibrates_its_first_round_only():
 
 
 def test_each_runtime_s_group_start_is_timed_once_with_its_group_s_library():
-    """run/pipeline._group_starts: one fresh process per runtime, serving the first group's
+    """runtimes/session.group_starts: one fresh process per runtime, serving its first
     library (a brief hello), then stopped again; a runtime that cannot start keeps the prior."""
-    from cryptobench.run.pipeline import _group_starts
     from cryptobench.runtimes.protocol import RunnerFailure
+    from cryptobench.runtimes.session import group_starts
 
     class Starting(FakeRuntime):
         def __init__(self, rid, fails=False):
@@ -210,6 +210,8 @@ def test_each_runtime_s_group_start_is_timed_once_with_its_group_s_library():
 
     c, py = Starting("c"), Starting("python", fails=True)
     prepared = _prepared("c", sizes=(16, 64)) + _prepared("python", sizes=(16,))
-    starts = _group_starts(prepared, {"c": c, "python": py})
+    for rt in (c, py):
+        rt.implementations = [p.case.impl for p in prepared if p.case.impl.runtime_id == rt.id]
+    starts = group_starts([c, py])
     assert set(starts) == {"c"} and starts["c"] >= 0
     assert c.started == [("lib",)] and c.only is None  # stopped again, serving every library

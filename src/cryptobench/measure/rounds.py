@@ -35,10 +35,10 @@ PROBE_S = 0.1  # the drift probe, once a round
 BATCH_S = sampling.TARGET_BATCH_NS / 1e9  # a fast case's batch of calls
 # What a fast case's batch costs besides its calls (the request, the runner's loop, its untimed
 # call), per runtime: read from the stored rounds of the 2026-11-26 `default` run (elapsed_s of
-# its case-rounds less their batches and their groups' process starts, each timed as
-# _group_starts times it, over their batches: C, C++, Go, Rust, Pascal, PHP and Java 0.4–0.6 ms,
-# Python 2.0 ms, Node.js 1.5 ms). The figures of 2026-11-25 (Python 6.5 ms, Node.js 12 ms) held
-# the process starts, which the estimate also counted apart.
+# its case-rounds less their batches and their groups' process starts, each as
+# session.group_starts times it, over their batches: C, C++, Go, Rust, Pascal, PHP and Java
+# 0.4–0.6 ms, Python 2.0 ms, Node.js 1.5 ms). The figures of 2026-11-25 (Python 6.5 ms,
+# Node.js 12 ms) held the process starts, which the estimate also counted apart.
 BATCH_EXTRA_S = {"python": 0.002, "node": 0.0015}
 BATCH_EXTRA_DEFAULT_S = 0.0007
 LEAD_BATCHES = 0.25  # batches a round runs beyond its share, on average (that run: 6.5 for 6.25)

@@ -12,14 +12,14 @@ from rich.console import Console
 from ..catalog import primitives as catalog
 from ..errors import UsageError
 from ..measure import parallel, sampling
-from ..measure.case import Prepared, noop_cases, serves
+from ..measure.case import Prepared, noop_cases
 from ..measure.rounds import JIT_ROUNDS, ROUNDS, Rounds, estimate
 from ..measure.verified import prepare_all
 from ..plan import cases as plan
 from ..results import document as results
 from ..results import machine
 from ..runtimes import cpu_features, feature_sets
-from ..runtimes.session import Runtime, group_start_s, open_runtimes
+from ..runtimes.session import Runtime, group_starts, open_runtimes
 from ..verify import vectors
 from ..verify.cache import Cache, Fingerprints
 from ..verify.verifier import Verifier
@@ -240,9 +240,10 @@ def _start(req, chosen, policy, live, skipped) -> dict:
 def _planned(prepared: list[Prepared], policy, req, by_key: dict[str, Runtime]) -> float:
     """The rounds' estimate, printed and behind the progress's time left: the plan's
     arithmetic (rounds.estimate) over the verified cases, a long call at its verified
-    duration, each runtime's group start as timed here (_group_starts). A runtime that
+    duration, each runtime's group start as timed here (session.group_starts). A runtime that
     reports its compilations gets req.jit_rounds rounds, as Rounds.planned gives it."""
-    runtimes = list(by_key.values())
+    used = {p.case.runtime_key for p in prepared}
+    runtimes = [rt for key, rt in by_key.items() if key in used]
     calls = {p.case.key: p.call_ns / 1e9 for p in prepared if p.call_ns}
     compiling = {rt.id for rt in runtimes if rt.compiles}
     return estimate(
@@ -250,26 +251,11 @@ def _planned(prepared: list[Prepared], policy, req, by_key: dict[str, Runtime]) 
         policy.budget_s,
         req.rounds,
         compiling,
-        _group_starts(prepared, by_key),
+        group_starts(runtimes),
         req.jit_rounds,
         compiling,
         calls,
     )
-
-
-def _group_starts(prepared: list[Prepared], by_key: dict[str, Runtime]) -> dict[str, float]:
-    """Each runtime's group start (session.group_start_s), timed once before the rounds with
-    its first group's libraries: it made the `default` estimate 11.3 min for a 6-minute run
-    when the first hello stood in for it."""
-    starts: dict[str, float] = {}
-    for p in prepared:
-        rt = by_key[p.case.runtime_key]
-        if rt.id in starts:
-            continue
-        took = group_start_s(rt, serves(p.case))
-        if took is not None:
-            starts[rt.id] = took
-    return starts
 
 
 def _announce(console, run_doc, cases, req, live, store) -> None:
