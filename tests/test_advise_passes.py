@@ -129,7 +129,7 @@ def test_the_plan_s_estimate_is_the_run_estimate_of_its_cases(cat):
     plan = _plan(cat, keys)
     cases = passes.cases_of(d, keys, cat)
     calls = {cases[0].key: plan.known[("argon2id", "verify")]}
-    want = estimate(cases, 1.0, 3, set(), plan.here.starts, 3, set(), calls)
+    want = estimate(cases, 1.0, 3, set(), plan.here.starts, 3, {}, calls)
     assert plan.seconds(cat, keys, 1.0, 3) == pytest.approx(want)
     assert want > 3 * plan.here.starts["go"]  # a process start per round, and the calls
 
@@ -149,7 +149,7 @@ def test_a_call_verified_here_is_the_estimates_call_for_its_case(cat, tmp_path, 
     plan.here.fingerprints = fps
     stored = plan.seconds(cat, keys, 1.0, 3)  # nothing verified yet: the stored family's call
     Cache().put(case_key(fps, case), {"call_ns": 7e6, "inputs": {}, "expected": {}})
-    want = estimate([case], 1.0, 3, set(), plan.here.starts, 3, set(), {case.key: 7e-3})
+    want = estimate([case], 1.0, 3, set(), plan.here.starts, 3, {}, {case.key: 7e-3})
     assert plan.seconds(cat, keys, 1.0, 3) == pytest.approx(want)
     assert want < stored  # 7 ms verified here against the stored family's 31 ms
     other = Fingerprints("data", {"go/x-crypto": "changed"}, {"argon2id": {"go/x-crypto"}})
@@ -221,6 +221,6 @@ def test_the_plan_counts_the_noop_the_run_measures_beside_fast_cases(cat):
     cases = passes.cases_of(d, keys, cat)
     noops = noop_cases(cases)
     assert {c.impl.runtime_id for c in noops} == {c.impl.runtime_id for c in cases}
-    args = (1.0, 3, set(), plan.here.starts, 3, set(), {})
+    args = (1.0, 3, set(), plan.here.starts, 3, {}, {})
     assert plan.seconds(cat, keys, 1.0, 3) == pytest.approx(estimate(cases + noops, *args))
     assert plan.seconds(cat, keys, 1.0, 3) > estimate(cases, *args)

@@ -98,6 +98,7 @@ class AllocRuntime:
     def __init__(self, readings: list[int]):
         self.id = self.key = "fake"
         self.isolate = self.compiles = False
+        self.warm_up_s = 0.0
         self.cpu, self.readings, self.answers = None, list(readings), 0
 
     def stop(self, only=None) -> None:

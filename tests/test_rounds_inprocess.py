@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 
 from cryptobench.catalog import primitives as catalog
-from cryptobench.measure import sampling
+from cryptobench.measure import sampling, warmup
 from cryptobench.measure.case import Prepared
-from cryptobench.measure.rounds import GROUP_WARM_S, Rounds
+from cryptobench.measure.rounds import Rounds
 from cryptobench.plan.cases import Case
 from cryptobench.runtimes.protocol import Implementation, Offer
 
@@ -20,12 +20,13 @@ OUT = "ab" * 32
 
 
 class FakeRuntime:
-    """Answers bench requests at 100 ns per call; with ``jit``, reports no compilation."""
+    """Answers bench requests at 100 ns per call; with ``jit``, reports no compilation;
+    ``warm_up_s``: its runner.toml's group warm-up."""
 
-    def __init__(self, rid: str, isolate: bool, jit: bool):
+    def __init__(self, rid: str, isolate: bool, jit: bool, warm_up_s: float = 0.0):
         self.id = self.key = rid
         self.isolate, self.jit, self.cpu = isolate, jit, None
-        self.compiles = jit
+        self.compiles, self.warm_up_s = jit, warm_up_s
         self.stops, self.log = 0, []
 
     def stop(self, only=None) -> None:
@@ -59,15 +60,65 @@ def _rounds(rt: FakeRuntime, rounds: int = 2) -> tuple[Rounds, MemoryStore]:
     return Rounds({rt.key: rt}, None, store, run, policy, rounds=rounds), store
 
 
-def test_a_jit_group_warms_up_once_then_each_size_is_held_to_the_short_warmup():
-    rt = FakeRuntime("jvm", isolate=True, jit=True)
+def _processes(log: list) -> list[list]:
+    """The requests of each process, in order (a process ends at each stop)."""
+    out, cur = [], []
+    for x in log:
+        if x == "stop":
+            out, cur = out + [cur] if cur else out, []
+        else:
+            cur.append(x)
+    return out + [cur] if cur else out
+
+
+def test_a_group_warms_up_once_with_its_sizes_in_turn_then_each_size_proves_its_own():
+    rt = FakeRuntime("jvm", isolate=True, jit=True, warm_up_s=1.0)
     r, store = _rounds(rt)
     r.measure(_prepared("jvm"))
-    for round_no in (0, 1):
-        warm = sorted(row["rounds"][round_no]["warmup_ns"] for row in store.rows.values())
-        assert warm[-1] >= 1e9  # the group's first case: the full JIT warm-up
-        assert all(GROUP_WARM_S * 1e9 <= w < 0.5e9 for w in warm[:-1])
-    assert all(row["status"] == "ok" and len(row["rounds"]) == 2 for row in store.rows.values())
+    procs = _processes(rt.log)
+    assert len(procs) == 2  # one group, one fresh process a round
+    for proc in procs:
+        # the warm-up's turns go round every size before any size is measured alone
+        first_turns = [msg for _, msg in proc[: 3 * 8]]
+        assert {"10", "40", "400"} <= set(first_turns[-6:])
+    for row in store.rows.values():
+        assert row["status"] == "ok" and len(row["rounds"]) == 2
+        for rnd in row["rounds"]:
+            assert rnd["warmup_reason"].startswith("after the group's warm-up (1.0")
+            assert "3 sizes in turn" in rnd["warmup_reason"]
+            assert rnd["warmup_ns"] < 0.5e9  # no size is held to the JIT's 1 s of its own
+
+
+def test_without_a_group_warm_up_each_jit_case_is_held_to_its_own_least_warm_up():
+    rt = FakeRuntime("jvm", isolate=True, jit=True)
+    r, store = _rounds(rt, rounds=1)
+    r.measure(_prepared("jvm"))
+    for row in store.rows.values():
+        (rnd,) = row["rounds"]
+        assert rnd["warmup_ns"] >= 1e9 and "group's warm-up" not in rnd["warmup_reason"]
+
+
+def test_warm_group_calibrates_what_it_does_not_know_and_takes_turns_until_its_time():
+    calls: list[tuple[str, int, int]] = []
+
+    def fake(name: str, ns_per_call: int):
+        def bench(iterations, batches, timeout):
+            calls.append((name, iterations, batches))
+            return [{"iterations": iterations, "ns": ns_per_call * iterations}] * batches
+
+        return bench
+
+    benches = [(fake("a", 100), None), (fake("b", 1000), 1000.0)]
+    spent, speeds = warmup.warm_group(benches, 0.2, POLICY)
+    assert spent >= 0.2 and spent < 0.2 + 2 * warmup.TURN_NS / 1e9
+    assert speeds == [100.0, 1000.0]  # each one's ns per call in its last turn
+    turns = [n for n, _, batches in calls if batches > 1 or n == "b"]
+    assert turns[:4] == ["a", "b", "a", "b"]  # in turn, each sized to ~6 ms batches
+    assert ("b", 6000, 3) in calls and ("a", 60000, 3) in calls
+    assert [n for n, _, _ in calls[:3]] == ["a", "a", "a"]  # only `a` calibrated, first
+
+
+POLICY = sampling.Policy()
 
 
 def test_every_group_gets_a_fresh_process_that_ends_with_it():
@@ -146,9 +197,11 @@ def test_the_estimate_is_the_plans_own_arithmetic():
     want = 5 * (2 * 0.03 + 3 * per_round) + 3 * r.CALIBRATE_S + 5 * r.PROBE_S
     assert got == pytest.approx(want)
     jvm = [p.case for p in _prepared("jvm", sizes=(16, 64))]
-    got = r.estimate(jvm, 0.5, 5, {"jvm"}, starts, 3, {"jvm"})
+    got = r.estimate(jvm, 0.5, 5, {"jvm"}, starts, 3, {"jvm": 1.0})
     per_round = (0.5 / 3 / r.BATCH_S + r.LEAD_BATCHES) * (r.BATCH_S + r.BATCH_EXTRA_DEFAULT_S)
-    want = 3 * (2.0 + r.JIT_WARM_S + r.GROUP_WARM_S + 2 * per_round)
+    # one warm-up a group a round, both sizes in turn: 1 s of calls in ~6 ms batches
+    warm = 1.0 + 1.0 / r.BATCH_S * r.BATCH_EXTRA_DEFAULT_S
+    want = 3 * (2.0 + warm + 2 * per_round)
     assert got == pytest.approx(want + 2 * r.CALIBRATE_S + 5 * r.PROBE_S)
 
 
@@ -215,3 +268,17 @@ def test_each_runtime_s_group_start_is_timed_once_with_its_group_s_library():
     starts = group_starts([c, py])
     assert set(starts) == {"c"} and starts["c"] >= 0
     assert c.started == [("lib",)] and c.only is None  # stopped again, serving every library
+
+
+def test_runner_toml_says_which_runtimes_warm_a_group_up_and_for_how_long(tmp_path):
+    from cryptobench.runtimes import discovery
+
+    specs = {s.runtime_id: s for s in discovery.discover()}
+    assert specs["java"].warm_up_s == specs["java@25"].warm_up_s == 1.0
+    assert specs["node"].warm_up_s > 0 and specs["c"].warm_up_s == 0.0
+    for bad in ('"1"', "-1", "true", "60"):
+        (tmp_path / "runner.toml").write_text(
+            f'schema = 1\nruntime = "x"\n[run]\ncommand = ["bin/x"]\nwarm_up_s = {bad}\n'
+        )
+        with pytest.raises(discovery.RunnerTomlError, match="run.warm_up_s"):
+            discovery.load_toml(tmp_path)

@@ -18,12 +18,13 @@ from .common import err
 @dataclass
 class Here:
     """What the runtimes found here say about the plan: their implementations, each
-    runtime's start, which run fewer rounds (isolate) and which compile (JIT)."""
+    runtime's start, which report their compilations (JIT: fewer rounds) and each one's
+    group warm-up (runner.toml warm_up_s)."""
 
     implementations: list[dict] = field(default_factory=list)
     starts: dict[str, float] = field(default_factory=dict)
-    isolated: set[str] = field(default_factory=set)
     compiling: set[str] = field(default_factory=set)
+    warmups: dict[str, float] = field(default_factory=dict)
     fingerprints: object = None  # verify.cache.Fingerprints of these runtimes (None: unknown)
 
     def verified_calls(self, cases: list) -> dict:
@@ -52,8 +53,8 @@ def here(runtimes) -> Here:
         return Here(
             [results.implementation_dict(i) for rt in live for i in rt.implementations],
             group_starts(live),
-            {rt.id for rt in live if rt.isolate},
             {rt.id for rt in live if rt.spec.compiles},
+            {rt.id: rt.spec.warm_up_s for rt in live},
             Fingerprints.of(live),
         )
     finally:
@@ -88,10 +89,10 @@ class Plan:
             cases,
             per_case,
             rounds,
-            self.here.isolated,
+            self.here.compiling,
             self.here.starts,
             rounds,
-            self.here.compiling,
+            self.here.warmups,
             calls,
         )
 

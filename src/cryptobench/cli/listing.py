@@ -86,9 +86,9 @@ def render_list(live: list[Runtime], skipped, fmt: str, catalog: Catalog | None 
 
 def render_presets(cat: Catalog, live: list[Runtime], rounds: int = ROUNDS) -> str:
     impls = [i for rt in live for i in rt.implementations]
-    isolated = {rt.id for rt in live if rt.spec.compiles}  # JIT_ROUNDS
+    compiling = {rt.id for rt in live if rt.spec.compiles}  # JIT_ROUNDS
     starts = group_starts(live)
-    compiling = {rt.id for rt in live if rt.spec.compiles}
+    warmups = {rt.id: rt.spec.warm_up_s for rt in live}
 
     def draw(console):
         t = Table(
@@ -103,7 +103,7 @@ def render_presets(cat: Catalog, live: list[Runtime], rounds: int = ROUNDS) -> s
             prims = sorted({pr for g in p.groups for pr in g.primitives})
             sets = max(1, len(p.cpu_features))  # each feature set: every case again, at most
             secs = estimate(
-                cases, p.time_per_case or 1.0, rounds, isolated, starts, JIT_ROUNDS, compiling
+                cases, p.time_per_case or 1.0, rounds, compiling, starts, JIT_ROUNDS, warmups
             )
             mins = sets * secs / 60
             count = f"≤ {sets * len(cases)}" if sets > 1 else str(len(cases))

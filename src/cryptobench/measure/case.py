@@ -148,6 +148,17 @@ def bench_for(rt: Runtime, p: Prepared, outputs: list, check_first=None) -> samp
     return bench
 
 
+def warm_bench(rt: Runtime, p: Prepared) -> sampling.Bench:
+    """The bench of a group's warm-up (measure.warmup): each answer's output is still the
+    verified one; nothing of it is kept."""
+
+    def bench(iterations: int, batches: int, timeout: float) -> list[dict]:
+        res = bench_request(rt, p, iterations, batches, timeout)
+        return check_samples(res.get("samples"), iterations, batches)
+
+    return bench
+
+
 def measure_round(
     rt: Runtime,
     p: Prepared,

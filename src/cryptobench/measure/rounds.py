@@ -24,11 +24,10 @@ from ..runtimes.protocol import RemoteError, RunnerFailure
 from ..runtimes.session import Runtime
 from ..store.sqlite import RunStore
 from ..verify.verifier import Verifier, VerifyError
-from . import alloc, probe, sampling
-from .case import Prepared, measure_round, round_error, serves
+from . import alloc, probe, sampling, warmup
+from .case import Prepared, measure_round, round_error, serves, warm_bench
 
 START_S = 0.5  # a fresh runner process, roughly (JVM and Node included)
-JIT_WARM_S = 1.0  # a JIT runtime's first case of a group warms up at least this (sampling)
 SLOW_FLOOR_S = 0.5  # a slow case's (password hashes, KDFs: 3 calls of ~100 ms and more)
 CALIBRATE_S = 0.02  # finding a batch's iterations: a case's first round only (later ones reuse it)
 PROBE_S = 0.1  # the drift probe, once a round
@@ -43,15 +42,7 @@ BATCH_EXTRA_S = {"python": 0.002, "node": 0.0015}
 BATCH_EXTRA_DEFAULT_S = 0.0007
 LEAD_BATCHES = 0.25  # batches a round runs beyond its share, on average (that run: 6.5 for 6.25)
 ROUNDS = 8  # rounds per case (docs/methodology.md, "How many rounds")
-JIT_ROUNDS = 3  # … on a JIT runtime, unless --rounds says otherwise
-GROUP_WARM_S = 0.2  # the least warm-up of a group's later cases, once its first warmed the JIT
-
-
-def group_warm(policy: sampling.Policy) -> sampling.Policy:
-    """The policy of a group's later cases: the JIT already compiled the operation while its
-    first case warmed up, so they are held to a short warm-up; compilation overlapping a batch
-    still makes it warm-up (the steady-state proof is per case)."""
-    return replace(policy, jit_warmup_s=min(policy.jit_warmup_s, GROUP_WARM_S))
+JIT_ROUNDS = 5  # … on a JIT runtime, unless --rounds says otherwise
 
 
 def group_key(case: Case) -> tuple:
@@ -126,6 +117,13 @@ def fast_round_s(runtime_id: str, share_s: float, rounds: int) -> float:
     return batches * (BATCH_S + BATCH_EXTRA_S.get(runtime_id, BATCH_EXTRA_DEFAULT_S))
 
 
+def warm_up_s(runtime_id: str, seconds: float) -> float:
+    """Seconds a group's warm-up of ``seconds`` of calls takes (measure/warmup.py): ~6 ms
+    batches, each with what the runtime spends besides its calls (BATCH_EXTRA_S)."""
+    extra = BATCH_EXTRA_S.get(runtime_id.split("@")[0], BATCH_EXTRA_DEFAULT_S)
+    return seconds * (1 + extra / BATCH_S)
+
+
 def case_round_s(
     case: Case,
     share_s: float,
@@ -161,29 +159,31 @@ def estimate(
     cases: list[Case],
     budget_s: float,
     rounds: int,
-    isolated: set[str],
+    compiling: set[str],
     starts: dict[str, float] | None = None,
     jit_rounds: int = JIT_ROUNDS,
-    compiling: set[str] = frozenset(),
+    warmups: dict[str, float] | None = None,
     calls: dict[tuple, float] | None = None,
     slow_floor: int = SLOW_MIN_SAMPLES,
 ) -> float:
     """Seconds measuring a plan should take here, from the plan's own arithmetic: every group
     in every one of its rounds starts a process (``starts``: each runtime's measured start,
-    else START_S), a group on a runtime that reports its JIT compilations warms up once
-    (JIT_WARM_S, then GROUP_WARM_S per other size), and each case spends one round's time
-    (case_round_s; ``calls``: a case's known call duration in seconds, by Case.key;
-    ``slow_floor``: the policy's slow_min_samples). The one estimate of `run`, `calibrate` and
-    `advise`."""
+    else START_S); a runtime that reports its compilations (``compiling``) gets
+    ``jit_rounds``; a group on a runtime that warms up (``warmups``: runner.toml's
+    warm_up_s by runtime) spends it once a round (measure/warmup.py; a slow operation's
+    group on a JIT, which is held to its own least warm-up instead, the same); and each
+    case spends one round's time (case_round_s; ``calls``: a case's known call duration in
+    seconds, by Case.key; ``slow_floor``: the policy's slow_min_samples). The one estimate of
+    `run`, `calibrate` and `advise`."""
     groups: dict[tuple, list[Case]] = {}
     for c in cases:
         groups.setdefault((group_key(c), c.impl.runtime_id), []).append(c)
     total = 0.0
     for (_, rid), cs in groups.items():
-        r = min(rounds, jit_rounds) if rid in isolated else rounds
+        r = min(rounds, jit_rounds) if rid in compiling else rounds
         per_round = (starts or {}).get(rid, START_S)
-        if rid in compiling:
-            per_round += JIT_WARM_S + GROUP_WARM_S * (len(cs) - 1)
+        if rid in compiling or any(not c.prim.is_slow for c in cs):
+            per_round += warm_up_s(rid, (warmups or {}).get(rid, 0.0))
         total += r * per_round
         for c in cs:
             call_s = (calls or {}).get(c.key)
@@ -197,6 +197,12 @@ class _State:
     errors: list[tuple[int, str]] = field(default_factory=list)
     final: dict | None = None  # a refusal or a wrong output: no further rounds
     replaced: list[dict] = field(default_factory=list)  # rounds measured again, kept here
+
+    def known_ns(self) -> float | None:
+        """ns per call the rounds so far say (their median: one slow round does not make the
+        next one's slow leading batches look settled, sampling.settled_at); None before any."""
+        meds = sorted(x["median_ns"] for x in self.rounds)
+        return meds[(len(meds) - 1) // 2] if meds else None
 
     def rounds_why(self) -> str:
         return "; ".join(x["remeasured"] for x in self.rounds if x.get("remeasured"))
@@ -232,14 +238,40 @@ class Rounds:
                 if r > self.planned(rt):
                     continue
                 rt.stop(serves(group[0].case))  # a fresh process for every group (below)
-                round_policy = sampling.for_rounds(self.policy, self.planned(rt))
-                warm = round_policy  # the group's first case warms the JIT up for all of it
+                policy = sampling.for_rounds(self.policy, self.planned(rt))
+                warmed, speeds = self._warm_group(rt, group)
+                if warmed:  # each size still proves its own steady state (sampling._steady)
+                    policy = replace(policy, jit_warmup_s=0.0)
                 for p in group:
-                    if self._one(rt, p, r, warm):
-                        warm = group_warm(round_policy)
+                    self._one(rt, p, r, policy, warmed, speeds.get(p.seq))
                 self._done_with(rt)
         self._second_look(prepared)
         self._flag_sizes(prepared)
+
+    def _warm_group(self, rt: Runtime, group: list[Prepared]) -> tuple[str, dict[int, float]]:
+        """A fresh process of a runtime whose code warms up (runner.toml ``warm_up_s``) runs
+        the group's sizes in turn first (measure/warmup.py): what each round's
+        ``warmup_reason`` then says of it, and each case's ns per call at its end (by seq);
+        ("", {}) where nothing warmed up: a runtime with no warm-up, a group of slow
+        operations only (their own warm-up calls, sampling), or a warm-up that failed (each
+        case's round then says why, and a JIT's case is held to the policy's least warm-up of
+        its own)."""
+        seconds = rt.warm_up_s
+        fast = [p for p in group if not p.case.prim.is_slow and self._state[p.seq].final is None]
+        if not seconds or not fast:
+            return "", {}
+        benches = []
+        for p in fast:
+            st = self._state[p.seq]
+            benches.append((warm_bench(rt, p), st.known_ns()))
+        try:
+            took, speeds = warmup.warm_group(benches, seconds, self.policy)
+        except (RemoteError, RunnerFailure, VerifyError):
+            rt.stop(serves(group[0].case))
+            return "", {}
+        sizes = f"{len(fast)} sizes in turn" if len(fast) > 1 else "its one size"
+        note = f"after the group's warm-up ({took:.2f} s, {sizes}): "
+        return note, {p.seq: ns for p, ns in zip(fast, speeds, strict=True)}
 
     def planned(self, rt: Runtime) -> int:
         """How many rounds a runtime's cases get."""
@@ -263,18 +295,24 @@ class Rounds:
             policy = sampling.for_rounds(self.policy, self.planned(rt))
             rt.stop(serves(p.case))
             old = st.rounds[i]
-            try:
-                m = measure_round(rt, p, policy, self.verifier, first_round=False)
+            others = sorted(x["median_ns"] for j, x in enumerate(st.rounds) if j != i)
+            centre = others[len(others) // 2]
+            try:  # as every round: the case's group warm-up, batches sized from the others
+                warmed, _ = self._warm_group(rt, [p])
+                if warmed:
+                    policy = replace(policy, jit_warmup_s=0.0)
+                m = measure_round(rt, p, policy, self.verifier, False, centre)
             except (RemoteError, RunnerFailure, VerifyError):
                 continue  # the round stays as it was
             finally:
                 rt.stop()
-            centre = sorted(x["median_ns"] for x in st.rounds)[len(st.rounds) // 2]
             why = (
                 f"round {old['round']} ({old['median_ns']:.4g} ns) disagreed with the others "
                 f"(median {centre:.4g} ns): measured again in a fresh process"
             )
-            st.rounds[i] = {**round_entry(old["round"], m), "remeasured": why}
+            entry = round_entry(old["round"], m)
+            entry["warmup_reason"] = warmed + entry["warmup_reason"]
+            st.rounds[i] = {**entry, "remeasured": why}
             st.replaced.append({k: v for k, v in old.items() if "samples" not in k})
             res = self._result(p, st)
             self.store.put_case(self.run["id"], p.seq, res)
@@ -289,18 +327,29 @@ class Rounds:
         """A case's row after the rounds so far."""
         return self._result(p, self._state[p.seq])
 
-    def _one(self, rt: Runtime, p: Prepared, r: int, policy: sampling.Policy) -> bool:
-        """One round of one case, stored; True if it was measured."""
+    def _one(
+        self,
+        rt: Runtime,
+        p: Prepared,
+        r: int,
+        policy: sampling.Policy,
+        warmed: str,
+        speed: float | None,
+    ) -> None:
+        """One round of one case, stored. ``warmed``: what the group's warm-up says;
+        ``speed``: the case's ns per call at its end (None: no warm-up), which a first round
+        takes as the earlier rounds' (sampling.measure's ``known_ns``)."""
         st = self._state[p.seq]
         if st.final is not None:
-            return False
+            return
         self.on_step(p, r, None)
-        measured = False
         try:
-            known = st.rounds[-1]["median_ns"] if st.rounds else None
+            known = st.known_ns() or speed
             m = measure_round(rt, p, policy, self.verifier, not st.rounds, known)
-            st.rounds.append(round_entry(r, m))
-            measured = True
+            entry = round_entry(r, m)
+            if warmed:
+                entry["warmup_reason"] = warmed + entry["warmup_reason"]
+            st.rounds.append(entry)
         except RemoteError as exc:
             if exc.kind == "unsupported":
                 st.final = results.skipped(p.case, f"not offered: {exc.message}")
@@ -313,7 +362,6 @@ class Rounds:
         res = self._result(p, st)
         self.store.put_case(self.run["id"], p.seq, res)
         self.on_step(p, r, res)
-        return measured
 
     def _result(self, p: Prepared, st: _State) -> dict:
         if st.final is not None:

@@ -80,7 +80,7 @@ class Measurement:
 Bench = Callable[[int, int, float], list[dict]]
 
 
-def _timeout(policy: Policy, expected_ns: float) -> float:
+def request_timeout(policy: Policy, expected_ns: float) -> float:
     """Scales with the expected duration, so a 2-second pure-JS Argon2 is not a hang."""
     return max(policy.base_timeout_s, 10 * expected_ns / 1e9 + 5)
 
@@ -96,16 +96,16 @@ def calibrate(bench: Bench, policy: Policy, first_timeout: float) -> tuple[float
         if s["ns"] >= CALIBRATION_NS or iterations >= 1 << 30:
             if iterations == 1 and len(spent) == 1:
                 # one cold call (first use, JIT) must not make a fast op look slow: confirm it
-                (again,) = bench(1, 1, _timeout(policy, s["ns"]))
+                (again,) = bench(1, 1, request_timeout(policy, s["ns"]))
                 spent.append(again)
                 per_op = max(min(s["ns"], again["ns"]), 1)
                 if per_op < CALIBRATION_NS:
-                    iterations, timeout = 2, _timeout(policy, per_op * 2)
+                    iterations, timeout = 2, request_timeout(policy, per_op * 2)
                     continue
             return per_op, spent
         grow = min(100, max(2, int(2 * CALIBRATION_NS / max(s["ns"], 1))))
         iterations *= grow
-        timeout = _timeout(policy, per_op * iterations)
+        timeout = request_timeout(policy, per_op * iterations)
 
 
 def measure(
@@ -185,7 +185,7 @@ class _Round:
         ask = _ask(
             self.chunk, self.slow, self.keep_from, kept, self.min_samples, left_s, self.batch_ns
         )
-        got = self.bench(self.iterations, ask, _timeout(self.policy, self.batch_ns * ask))
+        got = self.bench(self.iterations, ask, request_timeout(self.policy, self.batch_ns * ask))
         self.batches.extend(got)
         self.values.extend(s["ns"] / s["iterations"] for s in got)
         if self.lead is None:
@@ -243,7 +243,7 @@ class _Round:
         )
 
 
-SETTLED = 1.5  # a later round's batch this close to its first round's ns/op: warmed up
+SETTLED = 1.5  # a later round's batch this close to the earlier rounds' ns/op: warmed up
 
 
 def settled_at(values: list[float], new: int, known: float) -> int | None:
@@ -300,7 +300,7 @@ def first_estimate(
         return per_op, warm, bench
     k = sample_floor(policy, True, slow_family, float(expected_ns))
     lead = SLOW_WARM_CALLS if slow_family else 0
-    got = bench(1, lead + k, _timeout(policy, expected_ns * (lead + k)))
+    got = bench(1, lead + k, request_timeout(policy, expected_ns * (lead + k)))
     per_op = float(np.median([s["ns"] for s in got[lead:]]))
     if per_op < SLOW_OP_NS:
         per_op, warm = calibrate(bench, policy, first_timeout or policy.base_timeout_s)

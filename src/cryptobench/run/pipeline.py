@@ -245,15 +245,14 @@ def _planned(prepared: list[Prepared], policy, req, by_key: dict[str, Runtime]) 
     used = {p.case.runtime_key for p in prepared}
     runtimes = [rt for key, rt in by_key.items() if key in used]
     calls = {p.case.key: p.call_ns / 1e9 for p in prepared if p.call_ns}
-    compiling = {rt.id for rt in runtimes if rt.compiles}
     return estimate(
         [p.case for p in prepared],
         policy.budget_s,
         req.rounds,
-        compiling,
+        {rt.id for rt in runtimes if rt.compiles},
         group_starts(runtimes),
         req.jit_rounds,
-        compiling,
+        {rt.id: rt.spec.warm_up_s for rt in runtimes},
         calls,
     )
 

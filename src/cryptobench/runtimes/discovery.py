@@ -31,6 +31,7 @@ class RuntimeSpec:
     startup_timeout: float = 30.0
     isolate: bool = False  # a JIT runtime: its leak targets one process each
     compiles: bool = False  # samples say how many JIT compilations overlapped them: 3 rounds
+    warm_up_s: float = 0.0  # a group's warm-up in each fresh process, sizes in turn (warmup.py)
     cpu_features: dict = field(default_factory=dict)  # runner.toml [cpu_features]
     leak_control_bytes: int | None = None  # runner.toml [leak] control_bytes (leak/command.py)
     leak_taint: bool = False  # runner.toml [leak] taint: marks secrets for memcheck (leak/taint.py)
@@ -68,6 +69,9 @@ def _validate(raw: dict) -> None:
     for flag in ("isolate", "compiles"):
         if not isinstance(run.get(flag, False), bool):
             raise RunnerTomlError(f"run.{flag} must be true or false")
+    warm = run.get("warm_up_s", 0)
+    if isinstance(warm, bool) or not isinstance(warm, int | float) or not 0 <= warm <= 10:
+        raise RunnerTomlError("run.warm_up_s must be a number of seconds from 0 to 10")
     _strings(raw.get("requires", []), "requires")
     setup = raw.get("setup", {})
     for key in ("apt", "build", "check"):
@@ -145,6 +149,7 @@ def _spec(raw: dict, folder: Path, variant: dict | None, name: str | None) -> Ru
         startup_timeout=float(raw.get("startup_timeout", 30)),
         isolate=bool(raw["run"].get("isolate", False)),
         compiles=bool(raw["run"].get("compiles", False)),
+        warm_up_s=float(raw["run"].get("warm_up_s", 0)),
         cpu_features=cpu_features.resolve(raw, folder, name),
         leak_control_bytes=raw.get("leak", {}).get("control_bytes"),
         leak_taint=source.get("leak", raw.get("leak", {})).get("taint") is True,  # a variant's own

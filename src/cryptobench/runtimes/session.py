@@ -137,6 +137,11 @@ class Runtime:
         """Its samples report JIT compilations: a round warms up ≥ 1 s, so it gets fewer."""
         return self.spec.compiles
 
+    @property
+    def warm_up_s(self) -> float:
+        """A group's warm-up in each fresh process, its sizes in turn (measure/warmup.py)."""
+        return self.spec.warm_up_s
+
     def stop(self, only: tuple[str, ...] | None = None) -> None:
         """End the process (EOF); the next request starts a fresh one, not counted as a
         restart. ``only``: the libraries that one serves (a group's, docs/protocol.md

@@ -173,17 +173,22 @@ AGREE_RATIO = 1.1  # … while the others agree this well among themselves
 def outlier_round(medians, lows, highs) -> int | None:
     """The index of the one round that disagrees with all the others beyond their spread, or
     None (docs/methodology.md, "A round that disagrees"). With R ≥ 3 rounds: the other rounds'
-    medians agree within AGREE_RATIO of each other; this round's median is more than
-    OUTLIER_RATIO from their geometric centre; and its own 95% interval does not reach the
-    others' range. At most one round is ever named: two that disagree are no outlier."""
+    medians agree (the standard deviation of their logs at most that of two rounds
+    AGREE_RATIO apart, so with three rounds: the other two within AGREE_RATIO of each other;
+    with eight, seven rounds a few percent apart, not a range that grows with their number);
+    this round's median is more than OUTLIER_RATIO from their geometric centre; and its own
+    95% interval does not reach the others' range. At most one round is ever named: two that
+    disagree are no outlier."""
     m = np.asarray(medians, dtype=float)
     if len(m) < 3 or np.any(m <= 0):
         return None
+    agree = math.log(AGREE_RATIO) / math.sqrt(2)
     found = []
     for i in range(len(m)):
         others = np.delete(m, i)
-        centre = math.exp(float(np.mean(np.log(others))))
-        if others.max() > AGREE_RATIO * others.min():
+        logs = np.log(others)
+        centre = math.exp(float(np.mean(logs)))
+        if float(np.std(logs, ddof=1)) > agree + 1e-12:
             continue
         far = m[i] > OUTLIER_RATIO * centre or m[i] * OUTLIER_RATIO < centre
         apart = lows[i] > others.max() or highs[i] < others.min()
