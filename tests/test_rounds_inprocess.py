@@ -118,6 +118,14 @@ def test_warm_group_calibrates_what_it_does_not_know_and_takes_turns_until_its_t
     assert [n for n, _, _ in calls[:3]] == ["a", "a", "a"]  # only `a` calibrated, first
 
 
+def test_warm_group_ends_when_its_batches_read_no_time():
+    def still(iterations, batches, timeout):
+        return [{"iterations": iterations, "ns": 0}] * batches
+
+    spent, _ = warmup.warm_group([(still, 100.0)], 1.0, POLICY)
+    assert spent == 0.0
+
+
 POLICY = sampling.Policy()
 
 

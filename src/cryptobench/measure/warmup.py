@@ -34,10 +34,13 @@ def warm_group(
         per_op.append(ns)
         spent += sum(b["ns"] for b in batches)
     while spent < seconds * 1e9:
+        before = spent
         for i, (bench, _) in enumerate(benches):
             n = rules.iterations_for(per_op[i], sampling.TARGET_BATCH_NS)
             k = max(1, min(50, round(TURN_NS / max(n * per_op[i], 1))))
             got = bench(n, k, sampling.request_timeout(policy, n * per_op[i] * k))
             spent += sum(b["ns"] for b in got)
-            per_op[i] = float(np.median([b["ns"] / b["iterations"] for b in got]))
+            per_op[i] = max(float(np.median([b["ns"] / b["iterations"] for b in got])), 1e-3)
+        if spent == before:  # a clock that reads no time: turns would never add up
+            break
     return spent / 1e9, per_op

@@ -30,7 +30,7 @@ class RuntimeSpec:
     env: dict = field(default_factory=dict)
     startup_timeout: float = 30.0
     isolate: bool = False  # a JIT runtime: its leak targets one process each
-    compiles: bool = False  # samples say how many JIT compilations overlapped them: 3 rounds
+    compiles: bool = False  # samples say how many JIT compilations overlapped them: 5 rounds
     warm_up_s: float = 0.0  # a group's warm-up in each fresh process, sizes in turn (warmup.py)
     cpu_features: dict = field(default_factory=dict)  # runner.toml [cpu_features]
     leak_control_bytes: int | None = None  # runner.toml [leak] control_bytes (leak/command.py)
