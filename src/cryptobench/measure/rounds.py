@@ -63,8 +63,9 @@ def order(prepared: list[Prepared], seed: int, round_no: int) -> list[list[Prepa
     return out
 
 
-def round_entry(r: int, m: sampling.Measurement) -> dict:
-    """What one round of a case keeps (its batches go to the case's samples, tagged)."""
+def round_entry(r: int, m: sampling.Measurement, warmed: str = "") -> dict:
+    """What one round of a case keeps (its batches go to the case's samples, tagged);
+    ``warmed``: what its group's warm-up says, before the round's own warm-up reason."""
     return {
         "round": r,
         "median_ns": m.ci.median,
@@ -74,7 +75,7 @@ def round_entry(r: int, m: sampling.Measurement) -> dict:
         "iterations": m.iterations,
         "warmup_ns": m.warmup_ns,
         "warmup_batches": len(m.warmup),
-        "warmup_reason": m.warmup_reason,
+        "warmup_reason": warmed + m.warmup_reason,
         "stop_reason": m.stop_reason,
         "target": m.target,
         "elapsed_s": round(m.elapsed_s, 3),
@@ -239,27 +240,28 @@ class Rounds:
                     continue
                 rt.stop(serves(group[0].case))  # a fresh process for every group (below)
                 policy = sampling.for_rounds(self.policy, self.planned(rt))
-                warmed, speeds = self._warm_group(rt, group)
-                if warmed:  # each size still proves its own steady state (sampling._steady)
-                    policy = replace(policy, jit_warmup_s=0.0)
+                policy, warmed, speeds = self._warm_group(rt, group, policy)
                 for p in group:
                     self._one(rt, p, r, policy, warmed, speeds.get(p.seq))
                 self._done_with(rt)
         self._second_look(prepared)
         self._flag_sizes(prepared)
 
-    def _warm_group(self, rt: Runtime, group: list[Prepared]) -> tuple[str, dict[int, float]]:
+    def _warm_group(
+        self, rt: Runtime, group: list[Prepared], policy: sampling.Policy
+    ) -> tuple[sampling.Policy, str, dict[int, float]]:
         """A fresh process of a runtime whose code warms up (runner.toml ``warm_up_s``) runs
-        the group's sizes in turn first (measure/warmup.py): what each round's
-        ``warmup_reason`` then says of it, and each case's ns per call at its end (by seq);
-        ("", {}) where nothing warmed up: a runtime with no warm-up, a group of slow
-        operations only (their own warm-up calls, sampling), or a warm-up that failed (each
-        case's round then says why, and a JIT's case is held to the policy's least warm-up of
-        its own)."""
+        the group's sizes in turn first (measure/warmup.py): the round's policy after it (no
+        least warm-up of each case's own: each size still proves its steady state,
+        sampling._steady), what each round's ``warmup_reason`` then says of it, and each
+        case's ns per call at its end (by seq); ``policy`` unchanged, "" and {} where nothing
+        warmed up: a runtime with no warm-up, a group of slow operations only (their own
+        warm-up calls, sampling), or a warm-up that failed (each case's round then says why,
+        and a JIT's case is held to the policy's least warm-up of its own)."""
         seconds = rt.warm_up_s
         fast = [p for p in group if not p.case.prim.is_slow and self._state[p.seq].final is None]
         if not seconds or not fast:
-            return "", {}
+            return policy, "", {}
         benches = []
         for p in fast:
             st = self._state[p.seq]
@@ -268,10 +270,11 @@ class Rounds:
             took, speeds = warmup.warm_group(benches, seconds, self.policy)
         except (RemoteError, RunnerFailure, VerifyError):
             rt.stop(serves(group[0].case))
-            return "", {}
+            return policy, "", {}
         sizes = f"{len(fast)} sizes in turn" if len(fast) > 1 else "its one size"
         note = f"after the group's warm-up ({took:.2f} s, {sizes}): "
-        return note, {p.seq: ns for p, ns in zip(fast, speeds, strict=True)}
+        speeds_by_seq = {p.seq: ns for p, ns in zip(fast, speeds, strict=True)}
+        return replace(policy, jit_warmup_s=0.0), note, speeds_by_seq
 
     def planned(self, rt: Runtime) -> int:
         """How many rounds a runtime's cases get."""
@@ -298,9 +301,7 @@ class Rounds:
             others = sorted(x["median_ns"] for j, x in enumerate(st.rounds) if j != i)
             centre = others[len(others) // 2]
             try:  # as every round: the case's group warm-up, batches sized from the others
-                warmed, _ = self._warm_group(rt, [p])
-                if warmed:
-                    policy = replace(policy, jit_warmup_s=0.0)
+                policy, warmed, _ = self._warm_group(rt, [p], policy)
                 m = measure_round(rt, p, policy, self.verifier, False, centre)
             except (RemoteError, RunnerFailure, VerifyError):
                 continue  # the round stays as it was
@@ -310,9 +311,7 @@ class Rounds:
                 f"round {old['round']} ({old['median_ns']:.4g} ns) disagreed with the others "
                 f"(median {centre:.4g} ns): measured again in a fresh process"
             )
-            entry = round_entry(old["round"], m)
-            entry["warmup_reason"] = warmed + entry["warmup_reason"]
-            st.rounds[i] = {**entry, "remeasured": why}
+            st.rounds[i] = {**round_entry(old["round"], m, warmed), "remeasured": why}
             st.replaced.append({k: v for k, v in old.items() if "samples" not in k})
             res = self._result(p, st)
             self.store.put_case(self.run["id"], p.seq, res)
@@ -346,10 +345,7 @@ class Rounds:
         try:
             known = st.known_ns() or speed
             m = measure_round(rt, p, policy, self.verifier, not st.rounds, known)
-            entry = round_entry(r, m)
-            if warmed:
-                entry["warmup_reason"] = warmed + entry["warmup_reason"]
-            st.rounds.append(entry)
+            st.rounds.append(round_entry(r, m, warmed))
         except RemoteError as exc:
             if exc.kind == "unsupported":
                 st.final = results.skipped(p.case, f"not offered: {exc.message}")
