@@ -224,12 +224,13 @@ class Calibration:
         ops = sorted({OF_OTHERS[s.operation] for _, s in chosen})
         self.verified.recall(self.prim.id, {*ops, *(s.operation for _, s in chosen)})
         pairs = [(s.impl, s.operation) for _, s in chosen]
-        if "hash" in ops:  # a maker's hash is verified by every verify (verify_elsewhere)
-            pairs += [(i, "verify") for i in self.verified.offering(self.prim.id, "verify")]
+        # a derive asks second opinions, a hash every verify (Agreement.verify_elsewhere), and
+        # a maker's hash is verified by every verify: all of them, checked in parallel too
+        every = {op for op in ops if op != "hash"} | ({"verify"} if "hash" in ops else set())
+        pairs += [(i, op) for op in sorted(every) for i in self.verified.offering(self.prim.id, op)]
         self.verified.own(self.prim.id, pairs)  # in parallel
-        for op in ops:  # a verify probe verifies one maker's hash (Agreement._verify); a
-            # derive asks second opinions, a hash every verify (Agreement.verify_elsewhere)
-            self.verified.consult(self.prim.id, op, one=op == "hash")
+        if "hash" in ops:  # a verify probe verifies one maker's hash (Agreement._verify)
+            self.verified.consult(self.prim.id, "hash", one=True)
         self.verified.keep()
         for rt in live:
             rt.stop()  # every first answer starts its own process (budget.first_s)

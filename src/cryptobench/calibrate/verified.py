@@ -74,7 +74,7 @@ class Verified:
         return sorted(mine, key=lambda i: i.id)
 
     def own(self, prim_id: str, pairs) -> None:
-        """Every (implementation, operation)'s own known answers, checked before anything is
+        """Every (implementation, operation)'s known answers, checked before anything is
         timed, in parallel (WORKERS threads, one runtime's at a time on each): a probe's
         verification then finds them checked. A runner that fails is recorded as failed, so
         the implementation's probes fail verification and nothing of it is timed."""
@@ -86,8 +86,10 @@ class Verified:
             for impl, op in items:
                 self._check(self.verifier.impls[impl], prim_id, op)
 
+        # the runtimes with most to check first, so that the two workers end near together
+        groups = sorted(by_runtime.values(), key=len, reverse=True)
         with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-            for f in [pool.submit(work, items) for items in by_runtime.values()]:
+            for f in [pool.submit(work, items) for items in groups]:
                 f.result()
 
     def _check(self, impl, prim_id: str, op: str) -> bool:

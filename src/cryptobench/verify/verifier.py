@@ -21,6 +21,7 @@ from .checks import (
     same_output,
 )
 from .kem import KemChecks
+from .once import Once
 from .pubkey import PubkeyChecks
 from .vectors import Vector
 
@@ -43,8 +44,8 @@ class Verifier(Agreement, PubkeyChecks, KemChecks):
         self.all_vectors = all_vectors
         self.runtimes = {rt.id: rt for rt in runtimes}
         self.impls = {i.id: i for rt in runtimes for i in rt.implementations}
-        self._kat: dict[tuple, Check] = {}
-        self._outputs: dict[tuple, str] = {}
+        self._kat = Once()  # Check by (implementation, primitive, operation)
+        self._outputs = Once()  # an agreement's output by implementation and inputs
 
     # -- one call ----------------------------------------------------------------------------
     def compute(self, impl: Implementation, prim: str, op: str, inputs: dict, params: dict) -> str:
@@ -71,28 +72,26 @@ class Verifier(Agreement, PubkeyChecks, KemChecks):
         self, impl: Implementation, prim: str, op: str, inputs: dict, params: dict
     ) -> str:
         key = (impl.id, prim, op, freeze(inputs), freeze(params))
-        if key not in self._outputs:
-            self._outputs[key] = self.compute(impl, prim, op, inputs, params)
-        return self._outputs[key]
+        return self._outputs.get(key, lambda: self.compute(impl, prim, op, inputs, params))
 
     # -- known answers -------------------------------------------------------------------------
     def known_answers(self, impl: Implementation, prim_id: str, op: str) -> Check:
-        key = (impl.id, prim_id, op)
-        if key not in self._kat:
+        def check() -> Check:
             try:
-                self._kat[key] = self._known_answers(impl, self.catalog.get(prim_id), op)
+                return self._known_answers(impl, self.catalog.get(prim_id), op)
             except (RemoteError, VerifyError) as exc:
-                self._kat[key] = Check(False, f"known answer: {exc}")
-        return self._kat[key]
+                return Check(False, f"known answer: {exc}")
+
+        return self._kat.get((impl.id, prim_id, op), check)
 
     def answers_checked(self) -> dict[tuple, Check]:
         """The known-answer checks made so far, by (implementation, primitive, operation)."""
-        return dict(self._kat)
+        return dict(self._kat.answers)
 
     def take_answers(self, key: tuple, check: Check) -> None:
         """A known-answer check already decided, not asked again in this run: an earlier run's
         pass with nothing changed since (verify/cache.py), or a runner failure recorded."""
-        self._kat.setdefault(key, check)
+        self._kat.put(key, check)
 
     def _vectors_for(self, prim: Primitive, op: str) -> list[Vector]:
         vecs = [v for v in self.vectors.get(prim.id, []) if self.all_vectors or not v.slow]
