@@ -95,8 +95,8 @@ def test_two_passes_measure_everything_once_then_only_the_top_few(cat, monkeypat
     keys = advise_missing.needed(d, cat, policy.load(cat), "checksum", 5000, [])
     asked = []
 
-    def fake_measure(ks, size, opts, rounds, per_case):
-        asked.append((sorted(ks), rounds))
+    def fake_measure(ks, opts, rounds, per_case, slow_floor=None):
+        asked.append((sorted(ks), rounds, slow_floor))
         run = {**d["run"], "id": f"pass-{len(asked)}"}
         return [{"run": run, "results": [rows[k] for k in ks if k in rows]}]
 
@@ -106,9 +106,11 @@ def test_two_passes_measure_everything_once_then_only_the_top_few(cat, monkeypat
         return advise.rank(docs, cat, policy.load(cat), "checksum", 5000, [])
 
     opts = {"time_per_case": None, "command": "test", "db": None}
-    advising.two_passes(_plan(cat, keys), cat, rank, 5000, opts)
-    (first, r1), (second, r3) = asked
+    advising.two_passes(_plan(cat, keys), cat, rank, opts)
+    (first, r1, floor1), (second, r3, floor3) = asked
     assert first == sorted(keys) and r1 == passes.FIRST_PASS_ROUNDS and r3 == 3
+    # the first pass keeps 3 calls of a password hash; the full rounds the run's floor
+    assert floor1 == passes.FIRST_PASS_SLOW_FLOOR == 3 and floor3 is None
     top = [compare.case_key(e.row) for e in rank([d]).ranking[: passes.KEEP]]
     assert second == sorted(top) and len(second) < len(first)
 
@@ -132,6 +134,10 @@ def test_the_plan_s_estimate_is_the_run_estimate_of_its_cases(cat):
     want = estimate(cases, 1.0, 3, set(), plan.here.starts, 3, {}, calls)
     assert plan.seconds(cat, keys, 1.0, 3) == pytest.approx(want)
     assert want > 3 * plan.here.starts["go"]  # a process start per round, and the calls
+    # the first pass's three calls of a password hash: its estimate counts three, not ten
+    screen = estimate(cases, 0.1, 1, set(), plan.here.starts, 1, {}, calls, 3)
+    assert plan.seconds(cat, keys, 0.1, 1, 3) == pytest.approx(screen)
+    assert screen < estimate(cases, 0.1, 1, set(), plan.here.starts, 1, {}, calls)
 
 
 def test_a_call_verified_here_is_the_estimates_call_for_its_case(cat, tmp_path, monkeypatch):
@@ -224,3 +230,14 @@ def test_the_plan_counts_the_noop_the_run_measures_beside_fast_cases(cat):
     args = (1.0, 3, set(), plan.here.starts, 3, {}, {})
     assert plan.seconds(cat, keys, 1.0, 3) == pytest.approx(estimate(cases + noops, *args))
     assert plan.seconds(cat, keys, 1.0, 3) > estimate(cases, *args)
+
+
+def test_a_run_request_s_slow_floor_is_its_policy_s_and_the_default_is_the_policy_s():
+    from cryptobench.measure import sampling
+    from cryptobench.run import pipeline
+
+    screen = pipeline._policy(pipeline.RunRequest("advise", "db", slow_floor=3), None)
+    assert screen.slow_min_samples == 3
+    assert sampling.for_rounds(screen, 1).slow_min_samples == 3  # one round keeps three calls
+    usual = pipeline._policy(pipeline.RunRequest("run", "db"), None)
+    assert usual.slow_min_samples == sampling.Policy().slow_min_samples == 10

@@ -22,6 +22,11 @@ from ..runtimes.protocol import Implementation, Offer
 KEEP = 3  # full rounds for the top few of the first pass
 FIRST_PASS_S = 0.1  # the first pass: one round of this budget per case
 FIRST_PASS_ROUNDS = 1
+# … in which a password hash or KDF keeps 3 calls, not a run's 10: the pass only chooses the
+# top few, which its full rounds measure again (measured 2026-11-28, `advise --use password
+# --size 8` on an empty store: 10 calls each made the pass 26 s, node/noble's 243 ms Argon2id
+# 6 s of it, against the winner's 14 ms)
+FIRST_PASS_SLOW_FLOOR = 3
 
 
 def _position(use: Use, pid: str) -> int:

@@ -72,12 +72,15 @@ class Plan:
     here: Here
     known: dict = field(default_factory=dict)  # slow families' call seconds (passes.call_seconds)
 
-    def seconds(self, cat, keys: list[tuple], per_case: float, rounds: int) -> float:
+    def seconds(
+        self, cat, keys: list[tuple], per_case: float, rounds: int, slow_floor: int | None = None
+    ) -> float:
         """What measuring ``keys`` should take: rounds.estimate over the cases the run will
-        measure, the keys' and each runtime's noop beside fast cases (measure/case.py)."""
+        measure, the keys' and each runtime's noop beside fast cases (measure/case.py);
+        ``slow_floor``: a password hash's kept calls, where not the policy's."""
         from ..advise.passes import cases_of
         from ..measure.case import noop_cases
-        from ..measure.rounds import estimate
+        from ..measure.rounds import SLOW_MIN_SAMPLES, estimate
 
         doc = {"run": {"implementations": self.here.implementations}}
         cases = cases_of(doc, keys, cat)
@@ -94,6 +97,7 @@ class Plan:
             rounds,
             self.here.warmups,
             calls,
+            slow_floor or SLOW_MIN_SAMPLES,
         )
 
     def first_pass(self) -> bool:
@@ -103,7 +107,9 @@ class Plan:
         return len({k[:2] for k in self.keys}) > KEEP
 
 
-def _requests(keys: list[tuple], size: int, opts: dict, rounds: int, per_case: float) -> list:
+def _requests(
+    keys: list[tuple], opts: dict, rounds: int, per_case: float, slow_floor: int | None
+) -> list:
     """RunRequests that measure exactly ``keys`` (one per fresh_context value)."""
     from ..plan import cases as plan
     from ..run import pipeline
@@ -130,22 +136,25 @@ def _requests(keys: list[tuple], size: int, opts: dict, rounds: int, per_case: f
                 rounds=rounds,
                 jit_rounds=rounds,
                 seed=random.SystemRandom().randrange(1 << 31),
+                slow_floor=slow_floor,
             )
         )
     return reqs
 
 
-def measure(keys: list[tuple], size: int, opts: dict, rounds: int, per_case: float) -> list[dict]:
+def measure(
+    keys: list[tuple], opts: dict, rounds: int, per_case: float, slow_floor: int | None = None
+) -> list[dict]:
     from ..run import pipeline
 
     docs = []
-    for req in _requests(keys, size, opts, rounds, per_case):
+    for req in _requests(keys, opts, rounds, per_case, slow_floor):
         done = pipeline.run(req, err.get())
         docs.append(results.document(done.run, done.results))
     return docs
 
 
-def two_passes(plan: Plan, cat, rank, size: int, opts: dict) -> list[dict]:
+def two_passes(plan: Plan, cat, rank, opts: dict) -> list[dict]:
     """A first pass of one short round of every key, then the full rounds of the top few
     (advise/passes.contenders) where they fit in what is left of the budget."""
     from ..advise import passes
@@ -154,13 +163,14 @@ def two_passes(plan: Plan, cat, rank, size: int, opts: dict) -> list[dict]:
     docs = []
     keys = plan.keys
     if plan.first_pass():
-        first = plan.seconds(cat, keys, passes.FIRST_PASS_S, passes.FIRST_PASS_ROUNDS)
+        screen = (passes.FIRST_PASS_S, passes.FIRST_PASS_ROUNDS, passes.FIRST_PASS_SLOW_FLOOR)
+        first = plan.seconds(cat, keys, *screen)
         err.print(
             f"first pass: {len(keys)} cases × 1 short round, about {first:.0f} s of measuring "
             f"(budget {plan.budget_s:.0f} s), after verifying what the cache lacks",
             markup=False,
         )
-        docs = measure(keys, size, opts, passes.FIRST_PASS_ROUNDS, passes.FIRST_PASS_S)
+        docs = measure(keys, opts, passes.FIRST_PASS_ROUNDS, passes.FIRST_PASS_S, screen[2])
         plan.known |= passes.call_seconds([r for d in docs for r in d["results"]], cat)
         measured = {results_key(r) for d in docs for r in d["results"] if r["status"] == "ok"}
         keys = passes.contenders([e.row for e in rank(docs).ranking], measured)
@@ -179,7 +189,7 @@ def two_passes(plan: Plan, cat, rank, size: int, opts: dict) -> list[dict]:
         f"full rounds for {len(keys)} cases × {plan.rounds} rounds, about {full:.0f} s",
         markup=False,
     )
-    return docs + measure(keys, size, opts, plan.rounds, per_case)
+    return docs + measure(keys, opts, plan.rounds, per_case)
 
 
 def results_key(r: dict) -> tuple:

@@ -51,6 +51,7 @@ class RunRequest:
     machine_label: str | None = None
     reverify: bool = False  # ignore the cache of verified answers (and rewrite it)
     metric: str | None = None  # --metric: "instructions" also counts each case; None: preset's
+    slow_floor: int | None = None  # a password hash's kept calls, if not the policy's (advise)
 
 
 @dataclass
@@ -202,6 +203,7 @@ def _policy(req: RunRequest, chosen: plan.Preset | None) -> sampling.Policy:
         precision=req.precision or (chosen and chosen.precision) or 0.01,
         budget_s=req.time_per_case or (chosen and chosen.time_per_case) or 1.0,
         base_timeout_s=req.timeout,
+        slow_min_samples=req.slow_floor or sampling.Policy.slow_min_samples,
     )
 
 
@@ -254,6 +256,7 @@ def _planned(prepared: list[Prepared], policy, req, by_key: dict[str, Runtime]) 
         req.jit_rounds,
         {rt.id: rt.spec.warm_up_s for rt in runtimes},
         calls,
+        policy.slow_min_samples,
     )
 
 
