@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from cryptobench.run.progress import time_left
@@ -25,3 +27,16 @@ def test_near_the_end_the_pace_decides():
     # a plan 1.5x too long: 90% done in 270 s, 30 s more at that pace
     got = time_left(450.0, 270.0, 90, 100)
     assert got == pytest.approx(0.1 * 45.0 + 0.9 * 30.0) and got < 45.0
+
+
+def test_steps_a_decided_case_will_not_take_leave_the_total():
+    from rich.console import Console
+
+    from cryptobench.run.progress import Progress
+
+    bar = Progress(Console(file=io.StringIO()), 10, 60.0)
+    bar.done = 3
+    bar.skip(4)
+    assert bar.total == 6
+    bar.skip(10)  # never below what is done
+    assert bar.total == 3

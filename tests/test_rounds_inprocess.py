@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from cryptobench.catalog import primitives as catalog
+from cryptobench.cli.run import lost_rounds
 from cryptobench.measure import sampling, warmup
 from cryptobench.measure.case import Prepared
 from cryptobench.measure.rounds import Rounds
@@ -290,3 +291,72 @@ def test_runner_toml_says_which_runtimes_warm_a_group_up_and_for_how_long(tmp_pa
         )
         with pytest.raises(discovery.RunnerTomlError, match="run.warm_up_s"):
             discovery.load_toml(tmp_path)
+
+
+class AlternatingProcess(FakeRuntime):
+    """Every other process runs its calls 10% slower: rounds that never agree within 3%."""
+
+    def __init__(self):
+        super().__init__("c", isolate=False, jit=False)
+        self.process, self.fresh = 0, True
+
+    def stop(self, only=None):
+        super().stop()
+        self.fresh = True
+
+    def request(self, op, timeout, **f):
+        if self.fresh:
+            self.process, self.fresh = self.process + 1, False
+        got = super().request(op, timeout, **f)
+        k = 11 if self.process % 2 else 10
+        return {**got, "samples": [{**x, "ns": x["ns"] * k // 10} for x in got["samples"]]}
+
+
+def test_a_case_whose_rounds_agree_is_decided_after_its_least_rounds():
+    rt = FakeRuntime("c", isolate=False, jit=False)
+    r, store = _rounds(rt, rounds=8)
+    r.least, skipped = 4, []
+    r.on_decided = skipped.append
+    r.measure(_prepared("c", sizes=(16, 64)))
+    for row in store.rows.values():
+        assert len(row["rounds"]) == 4 and row["decided_after"] == 4
+        assert row["rounds_planned"] == 8 and row["precision"] <= row["target_precision"]
+        assert not any("measured in" in f for f in row["flags"])
+    assert skipped == [4, 4] and lost_rounds(list(store.rows.values())) == 0
+    assert len(_processes(rt.log)) == 4  # a group whose every case is decided starts no process
+
+
+def test_a_case_whose_rounds_disagree_gets_every_round():
+    rt = AlternatingProcess()
+    r, store = _rounds(rt, rounds=8)
+    r.least = 4
+    r.measure(_prepared("c", sizes=(64,)))
+    row = store.rows[0]
+    assert len(row["rounds"]) == 8 and "decided_after" not in row
+    assert row["precision"] > row["target_precision"]
+
+
+def test_a_jit_case_may_be_decided_after_three_rounds_and_rounds_n_means_all_n():
+    rt = FakeRuntime("jvm", isolate=True, jit=True)
+    r, store = _rounds(rt, rounds=8)
+    r.jit_rounds, r.least = 5, 4
+    r.measure(_prepared("jvm", sizes=(64,)))
+    assert store.rows[0]["decided_after"] == 3 and len(store.rows[0]["rounds"]) == 3
+    rt = FakeRuntime("c", isolate=False, jit=False)
+    r, store = _rounds(rt, rounds=6)
+    r.least = None  # --rounds 6
+    r.measure(_prepared("c", sizes=(64,)))
+    assert len(store.rows[0]["rounds"]) == 6 and "decided_after" not in store.rows[0]
+
+
+def test_the_estimate_counts_the_rounds_a_case_is_expected_to_take():
+    from cryptobench.measure import rounds as r
+
+    (c,) = [p.case for p in _prepared("c", sizes=(64,))]
+    starts = {"c": 0.01}
+    # least 4 of 8: the group's process starts in 4 + 0.4 * 4 rounds, the case takes 4 + 0.2 * 4
+    assert r.GO_ON_DEFAULT == (0.4, 0.2)
+    got = r.estimate([c], 0.3, 8, set(), starts, least=4)
+    assert got == pytest.approx(5.6 * 0.01 + 4.8 * 0.04355 + 0.02 + 8 * 0.1)
+    assert r.expected_rounds(5, 3, 0.5) == pytest.approx(4.0)
+    assert r.expected_rounds(3, 4, 0.5) == 3 and r.expected_rounds(8, None, 0.5) == 8

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..catalog.primitives import Catalog
-from ..measure.rounds import JIT_ROUNDS, ROUNDS, estimate
+from ..measure.rounds import JIT_ROUNDS, LEAST_ROUNDS, ROUNDS, estimate
 from ..plan import cases as plan
 from ..report.tty import terminal_width
 from ..results.document import implementation_dict
@@ -103,7 +103,14 @@ def render_presets(cat: Catalog, live: list[Runtime], rounds: int = ROUNDS) -> s
             prims = sorted({pr for g in p.groups for pr in g.primitives})
             sets = max(1, len(p.cpu_features))  # each feature set: every case again, at most
             secs = estimate(
-                cases, p.time_per_case or 1.0, rounds, compiling, starts, JIT_ROUNDS, warmups
+                cases,
+                p.time_per_case or 1.0,
+                rounds,
+                compiling,
+                starts,
+                JIT_ROUNDS,
+                warmups,
+                least=LEAST_ROUNDS,  # as `run --preset` measures it
             )
             mins = sets * secs / 60
             count = f"≤ {sets * len(cases)}" if sets > 1 else str(len(cases))

@@ -10,7 +10,7 @@ import click
 from ..catalog.sizes import SIZE
 from ..errors import UsageError
 from ..measure import parallel
-from ..measure.rounds import JIT_ROUNDS, ROUNDS
+from ..measure.rounds import JIT_ROUNDS, LEAST_ROUNDS, ROUNDS
 from ..paths import default_db
 from ..plan import cases as plan
 from ..results import document as results
@@ -154,6 +154,7 @@ def _request(opts: dict) -> pipeline.RunRequest:
         precision=opts["precision"] / 100 if opts["precision"] else None,
         rounds=opts["rounds"] or ROUNDS,
         jit_rounds=opts["rounds"] or JIT_ROUNDS,
+        least_rounds=None if opts["rounds"] else LEAST_ROUNDS,  # --rounds N: all N
         seed=opts["seed"] if opts["seed"] is not None else random.SystemRandom().randrange(1 << 31),
         timeout=opts["timeout"],
         wait=opts["wait"],
@@ -175,14 +176,15 @@ def _request(opts: dict) -> pipeline.RunRequest:
 
 
 def lost_rounds(rows: list[dict]) -> int:
-    """Cases measured in fewer rounds than planned (a runner killed or hung in one): kept,
-    but README's exit 1 "a measurement failed" applies."""
+    """Cases measured in fewer rounds than planned (a runner killed or hung in one; not one
+    decided early): kept, but README's exit 1 "a measurement failed" applies."""
     return sum(
         1
         for r in rows
         if r.get("status") == "ok"
         and r.get("rounds_planned")
         and len(r.get("rounds") or ()) < r["rounds_planned"]
+        and not r.get("decided_after")
     )
 
 

@@ -41,8 +41,17 @@ BATCH_S = sampling.TARGET_BATCH_NS / 1e9  # a fast case's batch of calls
 BATCH_EXTRA_S = {"python": 0.002, "node": 0.0015}
 BATCH_EXTRA_DEFAULT_S = 0.0007
 LEAD_BATCHES = 0.25  # batches a round runs beyond its share, on average (that run: 6.5 for 6.25)
-ROUNDS = 8  # rounds per case (docs/methodology.md, "How many rounds")
+ROUNDS = 8  # rounds per case at most (docs/methodology.md, "How many rounds")
 JIT_ROUNDS = 5  # … on a JIT runtime, unless --rounds says otherwise
+LEAST_ROUNDS = 4  # a case is decided once its interval meets its target, after this many …
+JIT_LEAST_ROUNDS = 3  # … or these on a JIT runtime (--rounds N: every one of N rounds)
+# In the estimate, the share of the rounds past the least that a group's process still starts
+# for (one of its sizes not decided yet) and that a case still takes, by runtime: measured in
+# the `quick` and `default` runs of 2026-11-28 (docs/methodology.md, "How many rounds"; groups
+# 0.19–0.56 and cases 0.11–0.25 where neither a JIT nor V8 decides; Java 0.88–1 and 0.64–0.77,
+# Node.js 0.80–1 and 0.74–0.79)
+GO_ON = {"java": (0.9, 0.7), "node": (0.9, 0.75)}
+GO_ON_DEFAULT = (0.4, 0.2)
 
 
 def group_key(case: Case) -> tuple:
@@ -143,17 +152,32 @@ def case_round_s(
 
 
 def case_rounds_s(
-    case: Case, share_s: float, rounds: int, call_s: float | None, slow_floor: int
+    case: Case,
+    share_s: float,
+    rounds: int,
+    call_s: float | None,
+    slow_floor: int,
+    count: float | None = None,
 ) -> float:
-    """Seconds all ``rounds`` rounds of one case take: later rounds reuse the first round's
-    ns/op (sampling.measure's ``known_ns``): a fast case's skip calibration, a password hash's
-    ask their floor in one request."""
+    """Seconds the rounds of one case take, ``count`` of its ``rounds`` (all by default; a
+    case decided early measures fewer, expected_rounds): later rounds reuse the first
+    round's ns/op (sampling.measure's ``known_ns``): a fast case's skip calibration, a
+    password hash's ask their floor in one request."""
+    count = rounds if count is None else count
     if not case.prim.is_slow:
-        return rounds * case_round_s(case, share_s, rounds, call_s, slow_floor) + CALIBRATE_S
+        return count * case_round_s(case, share_s, rounds, call_s, slow_floor) + CALIBRATE_S
     first = case_round_s(case, share_s, rounds, call_s, slow_floor)
     call = call_s or SLOW_CALL_S
     later = slow_round_s(call, rounds, sampling.known_slow(True, call * 1e9), slow_floor)
-    return first + (rounds - 1) * later
+    return first + (count - 1) * later
+
+
+def expected_rounds(rounds: int, least: int | None, go_on: float) -> float:
+    """The rounds a group or a case is expected to take where a case may be decided after
+    ``least``: the least, and the share ``go_on`` of the rest (GO_ON)."""
+    if least is None or least >= rounds:
+        return float(rounds)
+    return least + go_on * (rounds - least)
 
 
 def estimate(
@@ -166,6 +190,7 @@ def estimate(
     warmups: dict[str, float] | None = None,
     calls: dict[tuple, float] | None = None,
     slow_floor: int = SLOW_MIN_SAMPLES,
+    least: int | None = None,
 ) -> float:
     """Seconds measuring a plan should take here, from the plan's own arithmetic: every group
     in every one of its rounds starts a process (``starts``: each runtime's measured start,
@@ -174,21 +199,26 @@ def estimate(
     warm_up_s by runtime) spends it once a round (measure/warmup.py; a slow operation's
     group on a JIT, which is held to its own least warm-up instead, the same); and each
     case spends one round's time (case_round_s; ``calls``: a case's known call duration in
-    seconds, by Case.key; ``slow_floor``: the policy's slow_min_samples). The one estimate of
-    `run`, `calibrate` and `advise`."""
+    seconds, by Case.key; ``slow_floor``: the policy's slow_min_samples). With ``least`` (a
+    case decided once its interval meets its target after that many rounds, JIT_LEAST_ROUNDS
+    on a JIT), groups and cases count expected_rounds. The one estimate of `run`, `calibrate`
+    and `advise`."""
     groups: dict[tuple, list[Case]] = {}
     for c in cases:
         groups.setdefault((group_key(c), c.impl.runtime_id), []).append(c)
     total = 0.0
     for (_, rid), cs in groups.items():
         r = min(rounds, jit_rounds) if rid in compiling else rounds
+        lst = least and min(least, JIT_LEAST_ROUNDS) if rid in compiling else least
+        group_go, case_go = GO_ON.get(rid.split("@")[0], GO_ON_DEFAULT)
         per_round = (starts or {}).get(rid, START_S)
         if rid in compiling or any(not c.prim.is_slow for c in cs):
             per_round += warm_up_s(rid, (warmups or {}).get(rid, 0.0))
-        total += r * per_round
+        total += expected_rounds(r, lst, group_go) * per_round
+        count = expected_rounds(r, lst, case_go)
         for c in cs:
             call_s = (calls or {}).get(c.key)
-            total += case_rounds_s(c, budget_s / r, r, call_s, slow_floor)
+            total += case_rounds_s(c, budget_s / r, r, call_s, slow_floor, count)
     return total + rounds * PROBE_S
 
 
@@ -198,6 +228,7 @@ class _State:
     errors: list[tuple[int, str]] = field(default_factory=list)
     final: dict | None = None  # a refusal or a wrong output: no further rounds
     replaced: list[dict] = field(default_factory=list)  # rounds measured again, kept here
+    decided: int | None = None  # the rounds after which its interval met its target
 
     def known_ns(self) -> float | None:
         """ns per call the rounds so far say (their median: one slow round does not make the
@@ -218,8 +249,10 @@ class Rounds:
     policy: sampling.Policy  # for the whole case; each round gets its share
     rounds: int = ROUNDS
     jit_rounds: int = JIT_ROUNDS  # runtimes that report compiles: each round warms a JIT ≥ 1 s
+    least: int | None = LEAST_ROUNDS  # decided after this many rounds at least; None: never
     pin: dict | None = None  # machine.pin_plan()
     on_step: Callable[[Prepared, int, dict | None], None] = lambda p, r, res: None
+    on_decided: Callable[[int], None] = lambda skipped: None  # case-rounds no longer needed
     _state: dict[int, _State] = field(default_factory=dict)
 
     def measure(self, prepared: list[Prepared]) -> None:
@@ -236,7 +269,7 @@ class Rounds:
             self.store.update_run(self.run)
             for group in order(prepared, self.run["seed"], r):
                 rt = self.runtimes[group[0].case.runtime_key]
-                if r > self.planned(rt):
+                if r > self.planned(rt) or all(self._state[p.seq].decided for p in group):
                     continue
                 rt.stop(serves(group[0].case))  # a fresh process for every group (below)
                 policy = sampling.for_rounds(self.policy, self.planned(rt))
@@ -277,8 +310,26 @@ class Rounds:
         return replace(policy, jit_warmup_s=0.0), note, speeds_by_seq
 
     def planned(self, rt: Runtime) -> int:
-        """How many rounds a runtime's cases get."""
+        """How many rounds a runtime's cases get at most."""
         return min(self.rounds, self.jit_rounds) if rt.compiles else self.rounds
+
+    def least_of(self, rt: Runtime) -> int | None:
+        """The rounds after which a runtime's case may be decided (None: never)."""
+        if self.least is None:
+            return None
+        return min(self.least, JIT_LEAST_ROUNDS) if rt.compiles else self.least
+
+    def _decide(self, rt: Runtime, st: _State, res: dict, r: int) -> None:
+        """After round ``r`` of a case: decided once its interval over its rounds is within
+        its target (the preset's precision; a slow operation's own), from its least rounds on
+        (docs/methodology.md, "How many rounds"): its later rounds are not measured. Every
+        other case of its group still is, in a process that warms up as before."""
+        least, planned = self.least_of(rt), self.planned(rt)
+        if least is None or not least <= r < planned or res["status"] != "ok":
+            return
+        if res["precision"] <= res["target_precision"]:
+            st.decided = r
+            self.on_decided(planned - r)
 
     def steps(self, prepared: list[Prepared]) -> int:
         """Rounds of cases the run will measure (for progress)."""
@@ -339,7 +390,7 @@ class Rounds:
         ``speed``: the case's ns per call at its end (None: no warm-up), which a first round
         takes as the earlier rounds' (sampling.measure's ``known_ns``)."""
         st = self._state[p.seq]
-        if st.final is not None:
+        if st.final is not None or st.decided:
             return
         self.on_step(p, r, None)
         try:
@@ -356,6 +407,9 @@ class Rounds:
             if isinstance(exc, VerifyError):  # the timed path returned a wrong output
                 st.final = self._result(p, st)
         res = self._result(p, st)
+        self._decide(rt, st, res, r)
+        if st.decided:
+            res = self._result(p, st)
         self.store.put_case(self.run["id"], p.seq, res)
         self.on_step(p, r, res)
 
@@ -365,6 +419,7 @@ class Rounds:
         if st.rounds:
             ctx = {"tsc_hz": self.run["machine"].get("tsc_hz"), "errors": st.errors}
             planned = self.planned(self.runtimes[p.case.runtime_key])
+            ctx["decided"] = st.decided
             res = results.measured(p.case, st.rounds, planned, p.verification, ctx)
             res.update(alloc.fields(p.allocs))  # the untimed calls' allocation, where read
             if st.replaced:

@@ -144,13 +144,15 @@ def _why_apart(rounds: list[dict]) -> str:
     return f"each round steady (±{w:.1%}): each process settles at its own speed"
 
 
-def _flags(ci: stats.RoundsCI, rounds: list[dict], planned: int, errors, target) -> list[str]:
+def _flags(
+    ci: stats.RoundsCI, rounds: list[dict], planned: int, errors, target, decided=None
+) -> list[str]:
     flags = []
     if ci.precision > target:
         flags.append(f"precision {ci.precision:.1%} > target {target:.0%}")
     if planned == 1:
         flags.append("one round: the interval does not include run-to-run variation")
-    elif len(rounds) < planned:
+    elif len(rounds) < planned and not decided:
         flags.append(f"measured in {len(rounds)} of {planned} rounds")
     meds = [r["median_ns"] for r in rounds]
     if len(meds) > 1 and max(meds) > (1 + SPREAD_FLAG) * min(meds):
@@ -166,7 +168,8 @@ def _flags(ci: stats.RoundsCI, rounds: list[dict], planned: int, errors, target)
 
 
 def measured(case: Case, rounds: list[dict], planned: int, verification: str, ctx: dict) -> dict:
-    """A case from its rounds so far; ``ctx``: tsc_hz, errors [(round, why)]."""
+    """A case from its rounds so far; ``ctx``: tsc_hz, errors [(round, why)], and where the
+    case was decided early, the rounds after which it was (``decided``)."""
     ci = stats.rounds_ci(
         [r["median_ns"] for r in rounds],
         [r["ci_low_ns"] for r in rounds],
@@ -195,11 +198,14 @@ def measured(case: Case, rounds: list[dict], planned: int, verification: str, ct
         "stop_reason": ", ".join(sorted({r["stop_reason"] for r in rounds})),
         "elapsed_s": round(sum(r["elapsed_s"] for r in rounds), 3),
         "rounds_planned": planned,
+        **({"decided_after": ctx["decided"]} if ctx.get("decided") else {}),
         "rounds": [
             {k: v for k, v in r.items() if k not in ("samples", "warmup_samples")} for r in rounds
         ],
         "between_round_sd": ci.between,
-        "flags": _flags(ci, rounds, planned, ctx["errors"], rounds[-1]["target"]),
+        "flags": _flags(
+            ci, rounds, planned, ctx["errors"], rounds[-1]["target"], ctx.get("decided")
+        ),
         **_spread(case, rounds),
     }
 

@@ -26,6 +26,11 @@ from ..verify.verifier import Verifier
 from .lifecycle import Lifecycle, document, stopping
 from .progress import Progress
 
+# the half-width a case's interval aims for unless --precision or the preset says: a round
+# stops at its floor once its batches are this precise, a case once its rounds are (after
+# rounds.LEAST_ROUNDS) (docs/methodology.md, "How many rounds")
+PRECISION = 0.03
+
 
 @dataclass
 class RunRequest:
@@ -39,6 +44,8 @@ class RunRequest:
     precision: float | None = None  # a fraction
     rounds: int = ROUNDS
     jit_rounds: int = JIT_ROUNDS  # on runtimes that report compiles: a round warms a JIT ≥ 1 s
+    least_rounds: int | None = None  # a case decided once its interval meets its target after
+    # this many rounds (`run`: rounds.LEAST_ROUNDS); None: every round, as --rounds N asks
     seed: int = 0
     timeout: float = 60.0
     wait: bool = False
@@ -162,11 +169,11 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
         prepared += got
     by_key = {rt.key: rt for rts in sets.values() for rt in rts}
     rounds = Rounds(by_key, verifier, store, run_doc, policy, req.rounds, req.jit_rounds)
-    rounds.pin = run_doc["settings"]["pin"]
+    rounds.pin, rounds.least = run_doc["settings"]["pin"], req.least_rounds
     planned = _planned(prepared, policy, req, by_key)
     console.print(f"measuring: about {planned / 60:.1f} min", markup=False)
     with Progress(console, rounds.steps(prepared), planned) as bar:
-        rounds.on_step = bar.update
+        rounds.on_step, rounds.on_decided = bar.update, bar.skip
         rounds.measure(prepared)
     if run_doc["settings"].get("metric") == "instructions":
         _count_instructions(rounds, prepared, (store, run_doc, req), console)
@@ -200,7 +207,7 @@ def _plan(req: RunRequest, cat, live: list[Runtime], skipped, console: Console):
 
 def _policy(req: RunRequest, chosen: plan.Preset | None) -> sampling.Policy:
     return sampling.Policy(
-        precision=req.precision or (chosen and chosen.precision) or 0.01,
+        precision=req.precision or (chosen and chosen.precision) or PRECISION,
         budget_s=req.time_per_case or (chosen and chosen.time_per_case) or 1.0,
         base_timeout_s=req.timeout,
         slow_min_samples=req.slow_floor or sampling.Policy.slow_min_samples,
@@ -223,6 +230,7 @@ def _start(req, chosen, policy, live, skipped) -> dict:
         "time_per_case": policy.budget_s,
         "rounds": req.rounds,
         "jit_rounds": req.jit_rounds,
+        "least_rounds": req.least_rounds,
         "pin": pin,
         "metric": _metric(req, chosen),
     }
@@ -257,6 +265,7 @@ def _planned(prepared: list[Prepared], policy, req, by_key: dict[str, Runtime]) 
         {rt.id: rt.spec.warm_up_s for rt in runtimes},
         calls,
         policy.slow_min_samples,
+        req.least_rounds,
     )
 
 
@@ -265,8 +274,9 @@ def _announce(console, run_doc, cases, req, live, store) -> None:
     said once its cases are verified, `measuring: about N min`)."""
     used = {c.impl.runtime_id for c in cases} & {rt.id for rt in live if rt.compiles}
     jit = f" ({req.jit_rounds} on {', '.join(sorted(used))})" if used else ""
+    upto = "up to " if req.least_rounds else ""
     console.print(
-        f"run {run_doc['id'][:8]}: {len(cases)} cases × {req.rounds} rounds{jit}; "
+        f"run {run_doc['id'][:8]}: {len(cases)} cases × {upto}{req.rounds} rounds{jit}; "
         f"results in {store.path}",
         markup=False,
     )

@@ -74,6 +74,12 @@ class Progress:
                 markup=False,
             )
 
+    def skip(self, steps: int) -> None:
+        """``steps`` planned rounds of cases will not be measured (a case decided early)."""
+        self.total = max(self.done, self.total - steps)
+        if self.bar:
+            self.bar.update(self.task, total=self.total)
+
     def left(self) -> str:
         """' · about N s left' (nothing without a plan)."""
         if self.planned_s is None:
