@@ -95,7 +95,7 @@ def test_two_passes_measure_everything_once_then_only_the_top_few(cat, monkeypat
     keys = advise_missing.needed(d, cat, policy.load(cat), "checksum", 5000, [])
     asked = []
 
-    def fake_measure(ks, opts, rounds, per_case, slow_floor=None):
+    def fake_measure(ks, opts, per_case, rounds, slow_floor=advising.SLOW_FLOOR):
         asked.append((sorted(ks), rounds, slow_floor))
         run = {**d["run"], "id": f"pass-{len(asked)}"}
         return [{"run": run, "results": [rows[k] for k in ks if k in rows]}]
@@ -110,7 +110,7 @@ def test_two_passes_measure_everything_once_then_only_the_top_few(cat, monkeypat
     (first, r1, floor1), (second, r3, floor3) = asked
     assert first == sorted(keys) and r1 == passes.FIRST_PASS_ROUNDS and r3 == 3
     # the first pass keeps 3 calls of a password hash; the full rounds the run's floor
-    assert floor1 == passes.FIRST_PASS_SLOW_FLOOR == 3 and floor3 is None
+    assert floor1 == passes.FIRST_PASS_SLOW_FLOOR == 3 and floor3 == advising.SLOW_FLOOR == 10
     top = [compare.case_key(e.row) for e in rank([d]).ranking[: passes.KEEP]]
     assert second == sorted(top) and len(second) < len(first)
 

@@ -38,6 +38,7 @@ from . import answer, budget
 from .answer import Answer, from_probe
 from .remeasure import Remeasure
 from .search import (
+    OF_EVERY,
     OF_OTHERS,
     OPERATIONS,
     PROBE_CALLS,
@@ -224,13 +225,11 @@ class Calibration:
         ops = sorted({OF_OTHERS[s.operation] for _, s in chosen})
         self.verified.recall(self.prim.id, {*ops, *(s.operation for _, s in chosen)})
         pairs = [(s.impl, s.operation) for _, s in chosen]
-        # a derive asks second opinions, a hash every verify (Agreement.verify_elsewhere), and
-        # a maker's hash is verified by every verify: all of them, checked in parallel too
-        every = {op for op in ops if op != "hash"} | ({"verify"} if "hash" in ops else set())
-        pairs += [(i, op) for op in sorted(every) for i in self.verified.offering(self.prim.id, op)]
+        every = sorted({OF_EVERY[s.operation] for _, s in chosen})  # checked in parallel too
+        pairs += [(i, op) for op in every for i in self.verified.offering(self.prim.id, op)]
         self.verified.own(self.prim.id, pairs)  # in parallel
         if "hash" in ops:  # a verify probe verifies one maker's hash (Agreement._verify)
-            self.verified.consult(self.prim.id, "hash", one=True)
+            self.verified.consult(self.prim.id, "hash")
         self.verified.keep()
         for rt in live:
             rt.stop()  # every first answer starts its own process (budget.first_s)

@@ -30,6 +30,9 @@ OPERATIONS = {"password-hash": ("verify", "derive", "hash"), "kdf": ("derive",)}
 # what a probe's verification asks of the other implementations (verify/agreement.py): a hash
 # to verify, second opinions on a derived key, verification of an encoded hash
 OF_OTHERS = {"verify": "hash", "derive": "derive", "hash": "verify"}
+# … and what it asks of every other implementation offering it: second opinions on a derived
+# key; every verify of a hash (a hash probe's own, or the maker's a verify probe verifies)
+OF_EVERY = {"verify": "verify", "derive": "derive", "hash": "verify"}
 REFUSED = ("invalid_params", "unsupported")
 TOLERANCE = 0.15  # a re-measured time this close to the target is on target
 # a probe this close ends the search: the rounds re-measure it anyway, and one more probe at

@@ -58,14 +58,14 @@ class Verified:
                     self.verifier.take_answers((impl.id, prim_id, op), check)
                     self.taken.add((impl.id, prim_id, op))
 
-    def consult(self, prim_id: str, op: str, one: bool) -> None:
-        """The known answers the probes will ask of the other implementations, checked before
-        the plan counts: one maker's hash (``one``: a verify probe verifies one hash), else
-        every implementation's (second opinions, every verify of a hash). A peer whose runner
-        fails is no peer, as a second opinion that crashed is none (Agreement._second_opinions):
-        recorded as failed for this run, so that no probe asks it again."""
+    def consult(self, prim_id: str, op: str) -> None:
+        """The one maker's known answers a verify probe consults (it verifies one hash),
+        checked before the plan counts: the first implementation offering ``op`` whose known
+        answers pass. A peer whose runner fails is no peer, as a second opinion that crashed
+        is none (Agreement._second_opinions): recorded as failed for this run, so that no
+        probe asks it again."""
         for impl in self.offering(prim_id, op):
-            if self._check(impl, prim_id, op) and one:
+            if self._check(impl, prim_id, op):
                 return
 
     def offering(self, prim_id: str, op: str) -> list:

@@ -10,9 +10,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..measure.sampling import Policy
 from ..paths import default_db
 from ..results import document as results
 from .common import err
+
+SLOW_FLOOR = Policy.slow_min_samples  # a password hash's kept calls: the policy's
 
 
 @dataclass
@@ -73,14 +76,14 @@ class Plan:
     known: dict = field(default_factory=dict)  # slow families' call seconds (passes.call_seconds)
 
     def seconds(
-        self, cat, keys: list[tuple], per_case: float, rounds: int, slow_floor: int | None = None
+        self, cat, keys: list[tuple], per_case: float, rounds: int, slow_floor: int = SLOW_FLOOR
     ) -> float:
         """What measuring ``keys`` should take: rounds.estimate over the cases the run will
         measure, the keys' and each runtime's noop beside fast cases (measure/case.py);
-        ``slow_floor``: a password hash's kept calls, where not the policy's."""
+        ``slow_floor``: a password hash's kept calls."""
         from ..advise.passes import cases_of
         from ..measure.case import noop_cases
-        from ..measure.rounds import SLOW_MIN_SAMPLES, estimate
+        from ..measure.rounds import estimate
 
         doc = {"run": {"implementations": self.here.implementations}}
         cases = cases_of(doc, keys, cat)
@@ -97,7 +100,7 @@ class Plan:
             rounds,
             self.here.warmups,
             calls,
-            slow_floor or SLOW_MIN_SAMPLES,
+            slow_floor,
         )
 
     def first_pass(self) -> bool:
@@ -107,9 +110,7 @@ class Plan:
         return len({k[:2] for k in self.keys}) > KEEP
 
 
-def _requests(
-    keys: list[tuple], opts: dict, rounds: int, per_case: float, slow_floor: int | None
-) -> list:
+def _requests(keys: list[tuple], opts: dict, per_case: float, rounds: int, slow_floor: int) -> list:
     """RunRequests that measure exactly ``keys`` (one per fresh_context value)."""
     from ..plan import cases as plan
     from ..run import pipeline
@@ -143,12 +144,14 @@ def _requests(
 
 
 def measure(
-    keys: list[tuple], opts: dict, rounds: int, per_case: float, slow_floor: int | None = None
+    keys: list[tuple], opts: dict, per_case: float, rounds: int, slow_floor: int = SLOW_FLOOR
 ) -> list[dict]:
+    """Measure exactly ``keys``: ``per_case`` seconds in ``rounds`` rounds (Plan.seconds's
+    order), ``slow_floor`` calls kept of a password hash."""
     from ..run import pipeline
 
     docs = []
-    for req in _requests(keys, opts, rounds, per_case, slow_floor):
+    for req in _requests(keys, opts, per_case, rounds, slow_floor):
         done = pipeline.run(req, err.get())
         docs.append(results.document(done.run, done.results))
     return docs
@@ -163,14 +166,14 @@ def two_passes(plan: Plan, cat, rank, opts: dict) -> list[dict]:
     docs = []
     keys = plan.keys
     if plan.first_pass():
-        screen = (passes.FIRST_PASS_S, passes.FIRST_PASS_ROUNDS, passes.FIRST_PASS_SLOW_FLOOR)
-        first = plan.seconds(cat, keys, *screen)
+        first_s, first_rounds = passes.FIRST_PASS_S, passes.FIRST_PASS_ROUNDS
+        first = plan.seconds(cat, keys, first_s, first_rounds, passes.FIRST_PASS_SLOW_FLOOR)
         err.print(
             f"first pass: {len(keys)} cases × 1 short round, about {first:.0f} s of measuring "
             f"(budget {plan.budget_s:.0f} s), after verifying what the cache lacks",
             markup=False,
         )
-        docs = measure(keys, opts, passes.FIRST_PASS_ROUNDS, passes.FIRST_PASS_S, screen[2])
+        docs = measure(keys, opts, first_s, first_rounds, passes.FIRST_PASS_SLOW_FLOOR)
         plan.known |= passes.call_seconds([r for d in docs for r in d["results"]], cat)
         measured = {results_key(r) for d in docs for r in d["results"] if r["status"] == "ok"}
         keys = passes.contenders([e.row for e in rank(docs).ranking], measured)
@@ -189,7 +192,7 @@ def two_passes(plan: Plan, cat, rank, opts: dict) -> list[dict]:
         f"full rounds for {len(keys)} cases × {plan.rounds} rounds, about {full:.0f} s",
         markup=False,
     )
-    return docs + measure(keys, opts, plan.rounds, per_case)
+    return docs + measure(keys, opts, per_case, plan.rounds)
 
 
 def results_key(r: dict) -> tuple:

@@ -58,7 +58,7 @@ class RunRequest:
     machine_label: str | None = None
     reverify: bool = False  # ignore the cache of verified answers (and rewrite it)
     metric: str | None = None  # --metric: "instructions" also counts each case; None: preset's
-    slow_floor: int | None = None  # a password hash's kept calls, if not the policy's (advise)
+    slow_floor: int = sampling.Policy.slow_min_samples  # a password hash's kept calls (advise)
 
 
 @dataclass
@@ -210,7 +210,7 @@ def _policy(req: RunRequest, chosen: plan.Preset | None) -> sampling.Policy:
         precision=req.precision or (chosen and chosen.precision) or PRECISION,
         budget_s=req.time_per_case or (chosen and chosen.time_per_case) or 1.0,
         base_timeout_s=req.timeout,
-        slow_min_samples=req.slow_floor or sampling.Policy.slow_min_samples,
+        slow_min_samples=req.slow_floor,
     )
 
 
