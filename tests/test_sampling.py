@@ -176,3 +176,22 @@ def test_a_jit_still_compiling_asks_a_chunk():
     bench = JitScript(quiet_from=40)
     sampling.measure(bench, sampling.Policy(budget_s=0.2), False, clock=bench.clock)
     assert max(c[1] for c in bench.calls) == int(sampling.CHUNK_NS / sampling.TARGET_BATCH_NS)
+
+
+def test_a_jit_s_slow_operation_owes_its_least_warm_up_in_one_request_not_one_each():
+    """35 ms calls on a runtime that reports its compilations, held to 1 s of warm-up: after
+    the first request (calibration), the calls that cover the rest of the second come in one
+    request; then one kept call a request, as before."""
+    bench = JitScript(quiet_from=0, slow=35e6, fast=35e6)
+    m = sampling.measure(bench, sampling.Policy(budget_s=0.1), True, bench.clock, None, 1.0)
+    warmed = sum(s["ns"] for s in m.warmup)
+    assert 1e9 <= warmed < 1e9 + 2 * 35e6 and m.ci.median == 35e6  # the least, to a call or two
+    asked = [batches for _, batches, _ in bench.calls]
+    assert max(asked) > 1 and len(bench.calls) < len(m.warmup)  # not one request per call
+    assert asked[-len(m.samples) :] == [1] * len(m.samples)  # kept calls: one a request
+
+
+def test_without_a_least_warm_up_a_slow_operation_asks_one_call_at_a_time():
+    bench = JitScript(quiet_from=0, slow=35e6, fast=35e6)
+    sampling.measure(bench, sampling.Policy(budget_s=0.1), True, bench.clock, None, 0.0)
+    assert all(batches == 1 for _, batches, _ in bench.calls)
