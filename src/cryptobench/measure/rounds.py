@@ -45,13 +45,12 @@ ROUNDS = 8  # rounds per case at most (docs/methodology.md, "How many rounds")
 JIT_ROUNDS = 5  # … on a JIT runtime, unless --rounds says otherwise
 LEAST_ROUNDS = 4  # a case is decided once its interval meets its target, after this many …
 JIT_LEAST_ROUNDS = 3  # … or these on a JIT runtime (--rounds N: every one of N rounds)
-# In the estimate, the share of the rounds past the least that a group's process still starts
-# for (one of its sizes not decided yet) and that a case still takes, by runtime: measured in
-# the `quick` and `default` runs of 2026-11-28 (docs/methodology.md, "How many rounds"; groups
-# 0.19–0.56 and cases 0.11–0.25 where neither a JIT nor V8 decides; Java 0.88–1 and 0.64–0.77,
-# Node.js 0.80–1 and 0.74–0.79)
-GO_ON = {"java": (0.9, 0.7), "node": (0.9, 0.75)}
-GO_ON_DEFAULT = (0.4, 0.2)
+# In the estimate, the share of the rounds past the least that a case still takes, by runtime:
+# measured in the `quick` and `default` runs of 2026-11-28 (docs/methodology.md, "How many
+# rounds": 0.11–0.32 where neither a JIT nor V8 decides, Java 0.59–0.82, Node.js 0.74–0.84); a
+# group's process starts while any of its sizes still goes on (group_go_on)
+GO_ON = {"java": 0.7, "node": 0.75}
+GO_ON_DEFAULT = 0.22
 
 
 def group_key(case: Case) -> tuple:
@@ -172,6 +171,13 @@ def case_rounds_s(
     return first + (count - 1) * later
 
 
+def group_go_on(case_go_on: float, sizes: int) -> float:
+    """The share of the rounds past the least that a group of ``sizes`` cases still starts a
+    process for: while any of them goes on, each as often as ``case_go_on`` (measured: groups
+    of 4 sizes 0.38–0.61 for cases' 0.13–0.32, of 2 sizes 0.15–0.54 for 0.08–0.30)."""
+    return 1 - (1 - case_go_on) ** sizes
+
+
 def expected_rounds(rounds: int, least: int | None, go_on: float) -> float:
     """The rounds a group or a case is expected to take where a case may be decided after
     ``least``: the least, and the share ``go_on`` of the rest (GO_ON)."""
@@ -210,11 +216,11 @@ def estimate(
     for (_, rid), cs in groups.items():
         r = min(rounds, jit_rounds) if rid in compiling else rounds
         lst = least and min(least, JIT_LEAST_ROUNDS) if rid in compiling else least
-        group_go, case_go = GO_ON.get(rid.split("@")[0], GO_ON_DEFAULT)
+        case_go = GO_ON.get(rid.split("@")[0], GO_ON_DEFAULT)
         per_round = (starts or {}).get(rid, START_S)
         if rid in compiling or any(not c.prim.is_slow for c in cs):
             per_round += warm_up_s(rid, (warmups or {}).get(rid, 0.0))
-        total += expected_rounds(r, lst, group_go) * per_round
+        total += expected_rounds(r, lst, group_go_on(case_go, len(cs))) * per_round
         count = expected_rounds(r, lst, case_go)
         for c in cs:
             call_s = (calls or {}).get(c.key)
