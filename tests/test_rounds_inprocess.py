@@ -13,7 +13,7 @@ from cryptobench.measure import sampling, warmup
 from cryptobench.measure.case import Prepared
 from cryptobench.measure.rounds import Rounds
 from cryptobench.plan.cases import Case
-from cryptobench.runtimes.protocol import Implementation, Offer
+from cryptobench.runtimes.protocol import Implementation, Offer, RemoteError
 
 from .conftest import MemoryStore
 
@@ -367,3 +367,21 @@ def test_the_estimate_counts_the_rounds_a_case_is_expected_to_take():
     )
     assert r.expected_rounds(5, 3, 0.5) == pytest.approx(4.0)
     assert r.expected_rounds(3, 4, 0.5) == 3 and r.expected_rounds(8, None, 0.5) == 8
+
+
+class Refusing(FakeRuntime):
+    """Refuses every bench request, as a library that does not offer the operation."""
+
+    def request(self, op, timeout, **f):
+        self.log.append((f["primitive"], f["inputs"]["msg"]))
+        raise RemoteError("unsupported", "not offered here")
+
+
+def test_a_group_with_nothing_left_to_measure_starts_no_process():
+    rt = Refusing("c", isolate=False, jit=False)
+    r, store = _rounds(rt, rounds=8)
+    r.measure(_prepared("c", sizes=(16, 64)))
+    assert all(row["status"] == "skipped" for row in store.rows.values())
+    # every round stops what is left of the last one; only round 1 starts (and ends) the
+    # group's process: its refusals end both cases, and no later round starts one for them
+    assert rt.stops == 8 + 2 and len(_processes(rt.log)) == 1

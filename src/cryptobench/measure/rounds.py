@@ -178,6 +178,14 @@ def group_go_on(case_go_on: float, sizes: int) -> float:
     return 1 - (1 - case_go_on) ** sizes
 
 
+def least_rounds(least: int | None, compiles: bool) -> int | None:
+    """The rounds after which a case may be decided: ``least``, at most JIT_LEAST_ROUNDS on a
+    runtime that reports its compilations (None: never, as --rounds N asks)."""
+    if least is None:
+        return None
+    return min(least, JIT_LEAST_ROUNDS) if compiles else least
+
+
 def expected_rounds(rounds: int, least: int | None, go_on: float) -> float:
     """The rounds a group or a case is expected to take where a case may be decided after
     ``least``: the least, and the share ``go_on`` of the rest (GO_ON)."""
@@ -215,7 +223,7 @@ def estimate(
     total = 0.0
     for (_, rid), cs in groups.items():
         r = min(rounds, jit_rounds) if rid in compiling else rounds
-        lst = least and min(least, JIT_LEAST_ROUNDS) if rid in compiling else least
+        lst = least_rounds(least, rid in compiling)
         case_go = GO_ON.get(rid.split("@")[0], GO_ON_DEFAULT)
         per_round = (starts or {}).get(rid, START_S)
         if rid in compiling or any(not c.prim.is_slow for c in cs):
@@ -235,6 +243,11 @@ class _State:
     final: dict | None = None  # a refusal or a wrong output: no further rounds
     replaced: list[dict] = field(default_factory=list)  # rounds measured again, kept here
     decided: int | None = None  # the rounds after which its interval met its target
+
+    @property
+    def done(self) -> bool:
+        """No further round: decided early, refused, or a wrong output."""
+        return self.decided is not None or self.final is not None
 
     def known_ns(self) -> float | None:
         """ns per call the rounds so far say (their median: one slow round does not make the
@@ -275,8 +288,8 @@ class Rounds:
             self.store.update_run(self.run)
             for group in order(prepared, self.run["seed"], r):
                 rt = self.runtimes[group[0].case.runtime_key]
-                if r > self.planned(rt) or all(self._state[p.seq].decided for p in group):
-                    continue
+                if r > self.planned(rt) or all(self._state[p.seq].done for p in group):
+                    continue  # no process for a group with nothing left to measure
                 rt.stop(serves(group[0].case))  # a fresh process for every group (below)
                 policy = sampling.for_rounds(self.policy, self.planned(rt))
                 policy, warmed, speeds = self._warm_group(rt, group, policy)
@@ -319,18 +332,12 @@ class Rounds:
         """How many rounds a runtime's cases get at most."""
         return min(self.rounds, self.jit_rounds) if rt.compiles else self.rounds
 
-    def least_of(self, rt: Runtime) -> int | None:
-        """The rounds after which a runtime's case may be decided (None: never)."""
-        if self.least is None:
-            return None
-        return min(self.least, JIT_LEAST_ROUNDS) if rt.compiles else self.least
-
     def _decide(self, rt: Runtime, st: _State, res: dict, r: int) -> None:
         """After round ``r`` of a case: decided once its interval over its rounds is within
         its target (the preset's precision; a slow operation's own), from its least rounds on
         (docs/methodology.md, "How many rounds"): its later rounds are not measured. Every
         other case of its group still is, in a process that warms up as before."""
-        least, planned = self.least_of(rt), self.planned(rt)
+        least, planned = least_rounds(self.least, rt.compiles), self.planned(rt)
         if least is None or not least <= r < planned or res["status"] != "ok":
             return
         if res["precision"] <= res["target_precision"]:
@@ -396,7 +403,7 @@ class Rounds:
         ``speed``: the case's ns per call at its end (None: no warm-up), which a first round
         takes as the earlier rounds' (sampling.measure's ``known_ns``)."""
         st = self._state[p.seq]
-        if st.final is not None or st.decided:
+        if st.done:
             return
         self.on_step(p, r, None)
         try:
