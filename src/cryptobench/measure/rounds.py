@@ -268,7 +268,7 @@ class Rounds:
     policy: sampling.Policy  # for the whole case; each round gets its share
     rounds: int = ROUNDS
     jit_rounds: int = JIT_ROUNDS  # runtimes that report compiles: each round warms a JIT ≥ 1 s
-    least: int | None = LEAST_ROUNDS  # decided after this many rounds at least; None: never
+    least: int | None = None  # decided after this many rounds at least (run: LEAST_ROUNDS)
     pin: dict | None = None  # machine.pin_plan()
     on_step: Callable[[Prepared, int, dict | None], None] = lambda p, r, res: None
     on_decided: Callable[[int], None] = lambda skipped: None  # case-rounds no longer needed
