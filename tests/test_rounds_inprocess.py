@@ -208,10 +208,19 @@ def test_the_estimate_is_the_plans_own_arithmetic():
     jvm = [p.case for p in _prepared("jvm", sizes=(16, 64))]
     got = r.estimate(jvm, 0.5, 5, {"jvm"}, starts, 3, {"jvm": 1.0})
     per_round = (0.5 / 3 / r.BATCH_S + r.LEAD_BATCHES) * (r.BATCH_S + r.BATCH_EXTRA_DEFAULT_S)
-    # one warm-up a group a round, both sizes in turn: 1 s of calls in ~6 ms batches
+    # one warm-up a group a round, both sizes in turn: 1 s of calls in ~6 ms batches; then
+    # each size proves its own steady state on the JIT
     warm = 1.0 + 1.0 / r.BATCH_S * r.BATCH_EXTRA_DEFAULT_S
-    want = 3 * (2.0 + warm + 2 * per_round)
+    want = 3 * (2.0 + warm + 2 * (per_round + r.JIT_PROOF_S))
     assert got == pytest.approx(want + 2 * r.CALIBRATE_S + 5 * r.PROBE_S)
+    # a password hash's group on the JIT: no turns to take, its case's own least warm-up
+    (one,) = _prepared("jvm", sizes=(64,))
+    argon = replace(one.case, prim=catalog.load().get("argon2id"), operation="hash", size=8)
+    got = r.estimate([argon], 0.5, 5, {"jvm"}, starts, 3, {"jvm": 0.3}, {argon.key: 0.05})
+    least = sampling.Policy().jit_warmup_s
+    per_round = 2.0 + least + least / r.BATCH_S * r.BATCH_EXTRA_DEFAULT_S
+    # each of its 3 rounds: 4 timed calls (a floor of 10 over 3 rounds), 4 of warm-up, 1 untimed
+    assert got == pytest.approx(3 * (per_round + 9 * 0.05) + 5 * r.PROBE_S)
 
 
 def test_the_estimate_on_fixed_inputs():
@@ -283,7 +292,9 @@ def test_runner_toml_says_which_runtimes_warm_a_group_up_and_for_how_long(tmp_pa
     from cryptobench.runtimes import discovery
 
     specs = {s.runtime_id: s for s in discovery.discover()}
-    assert specs["java"].warm_up_s == specs["java@25"].warm_up_s == 1.0
+    assert specs["java"].warm_up_s == specs["java@25"].warm_up_s == 0.3
+    # 0.3 s holds only with the heap touched at start (docs/methodology.md, "JIT runtimes")
+    assert all("-XX:+AlwaysPreTouch" in specs[j].command for j in ("java", "java@25"))
     assert specs["node"].warm_up_s > 0 and specs["c"].warm_up_s == 0.0
     for bad in ('"1"', "-1", "true", "60"):
         (tmp_path / "runner.toml").write_text(

@@ -50,7 +50,7 @@ from .types import SEED, SEED_MAX, TIMEOUT, Finite, label_option
     type=click.IntRange(1, 50),
     default=None,
     help="independent rounds per case, each group in fresh processes (default 8; 5 on Java, "
-    "whose every round proves >= 1 s of JIT warm-up); N sets every runtime's",
+    "whose every round warms a fresh JVM up); N sets every runtime's",
 )
 @click.option(
     "--cpu-features",

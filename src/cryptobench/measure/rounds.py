@@ -41,6 +41,11 @@ BATCH_S = sampling.TARGET_BATCH_NS / 1e9  # a fast case's batch of calls
 BATCH_EXTRA_S = {"python": 0.002, "node": 0.0015}
 BATCH_EXTRA_DEFAULT_S = 0.0007
 LEAD_BATCHES = 0.25  # batches a round runs beyond its share, on average (that run: 6.5 for 6.25)
+# What a fast case's round on a JIT spends proving its own steady state after its group's
+# 0.3 s warm-up (batches overlapping a compilation are warm-up, sampling._steady): 0.09–0.10 s
+# on average in the `--runtime java` runs of 2026-11-28 15:55 and 15:59 (docs/methodology.md,
+# "JIT runtimes").
+JIT_PROOF_S = 0.1
 ROUNDS = 8  # rounds per case at most (docs/methodology.md, "How many rounds")
 JIT_ROUNDS = 5  # … on a JIT runtime, unless --rounds says otherwise
 LEAST_ROUNDS = 4  # a case is decided once its interval meets its target, after this many …
@@ -211,8 +216,9 @@ def estimate(
     else START_S); a runtime that reports its compilations (``compiling``) gets
     ``jit_rounds``; a group on a runtime that warms up (``warmups``: runner.toml's
     warm_up_s by runtime) spends it once a round (measure/warmup.py; a slow operation's
-    group on a JIT, which is held to its own least warm-up instead, the same); and each
-    case spends one round's time (case_round_s; ``calls``: a case's known call duration in
+    group on a JIT is held to its own least warm-up instead, sampling.Policy.jit_warmup_s),
+    and each of its fast cases on a JIT proves its own steady state after it (JIT_PROOF_S);
+    and each case spends one round's time (case_round_s; ``calls``: a case's known call duration in
     seconds, by Case.key; ``slow_floor``: the policy's slow_min_samples). With ``least`` (a
     case decided once its interval meets its target after that many rounds, JIT_LEAST_ROUNDS
     on a JIT), groups and cases count expected_rounds. The one estimate of `run`, `calibrate`
@@ -226,13 +232,18 @@ def estimate(
         lst = least_rounds(least, rid in compiling)
         case_go = GO_ON.get(rid.split("@")[0], GO_ON_DEFAULT)
         per_round = (starts or {}).get(rid, START_S)
-        if rid in compiling or any(not c.prim.is_slow for c in cs):
+        fast = any(not c.prim.is_slow for c in cs)
+        if fast:
             per_round += warm_up_s(rid, (warmups or {}).get(rid, 0.0))
+        elif rid in compiling:  # a slow operation's own least warm-up (sampling.Policy)
+            per_round += warm_up_s(rid, sampling.Policy().jit_warmup_s)
         total += expected_rounds(r, lst, group_go_on(case_go, len(cs))) * per_round
         count = expected_rounds(r, lst, case_go)
         for c in cs:
             call_s = (calls or {}).get(c.key)
             total += case_rounds_s(c, budget_s / r, r, call_s, slow_floor, count)
+            if rid in compiling and not c.prim.is_slow:
+                total += count * JIT_PROOF_S
     return total + rounds * PROBE_S
 
 
@@ -267,7 +278,7 @@ class Rounds:
     run: dict
     policy: sampling.Policy  # for the whole case; each round gets its share
     rounds: int = ROUNDS
-    jit_rounds: int = JIT_ROUNDS  # runtimes that report compiles: each round warms a JIT ≥ 1 s
+    jit_rounds: int = JIT_ROUNDS  # runtimes that report compiles: a fresh JVM warms up each round
     least: int | None = None  # decided after this many rounds at least (run: LEAST_ROUNDS)
     pin: dict | None = None  # machine.pin_plan()
     on_step: Callable[[Prepared, int, dict | None], None] = lambda p, r, res: None

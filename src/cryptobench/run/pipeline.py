@@ -43,7 +43,7 @@ class RunRequest:
     time_per_case: float | None = None
     precision: float | None = None  # a fraction
     rounds: int = ROUNDS
-    jit_rounds: int = JIT_ROUNDS  # on runtimes that report compiles: a round warms a JIT ≥ 1 s
+    jit_rounds: int = JIT_ROUNDS  # runtimes that report compiles: a fresh JVM warms up each round
     least_rounds: int | None = None  # a case decided once its interval meets its target after
     # this many rounds (`run`: rounds.LEAST_ROUNDS); None: every round, as --rounds N asks
     seed: int = 0

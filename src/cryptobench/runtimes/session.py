@@ -134,7 +134,7 @@ class Runtime:
 
     @property
     def compiles(self) -> bool:
-        """Its samples report JIT compilations: a round warms up ≥ 1 s, so it gets fewer."""
+        """Its samples report JIT compilations: each round warms a fresh JVM up (fewer rounds)."""
         return self.spec.compiles
 
     @property
