@@ -183,6 +183,12 @@ def group_go_on(case_go_on: float, sizes: int) -> float:
     return 1 - (1 - case_go_on) ** sizes
 
 
+def planned_rounds(rounds: int, jit_rounds: int, compiles: bool) -> int:
+    """How many rounds a runtime's cases get at most: ``jit_rounds`` at most on a runtime that
+    reports its compilations (each of its rounds warms a fresh JVM up)."""
+    return min(rounds, jit_rounds) if compiles else rounds
+
+
 def least_rounds(least: int | None, compiles: bool) -> int | None:
     """The rounds after which a case may be decided: ``least``, at most JIT_LEAST_ROUNDS on a
     runtime that reports its compilations (None: never, as --rounds N asks)."""
@@ -228,7 +234,7 @@ def estimate(
         groups.setdefault((group_key(c), c.impl.runtime_id), []).append(c)
     total = 0.0
     for (_, rid), cs in groups.items():
-        r = min(rounds, jit_rounds) if rid in compiling else rounds
+        r = planned_rounds(rounds, jit_rounds, rid in compiling)
         lst = least_rounds(least, rid in compiling)
         case_go = GO_ON.get(rid.split("@")[0], GO_ON_DEFAULT)
         per_round = (starts or {}).get(rid, START_S)
@@ -341,7 +347,7 @@ class Rounds:
 
     def planned(self, rt: Runtime) -> int:
         """How many rounds a runtime's cases get at most."""
-        return min(self.rounds, self.jit_rounds) if rt.compiles else self.rounds
+        return planned_rounds(self.rounds, self.jit_rounds, rt.compiles)
 
     def _decide(self, rt: Runtime, st: _State, res: dict, r: int) -> None:
         """After round ``r`` of a case: decided once its interval over its rounds is within
