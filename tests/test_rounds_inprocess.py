@@ -366,15 +366,15 @@ def test_the_estimate_counts_the_rounds_a_case_is_expected_to_take():
     (c,) = [p.case for p in _prepared("c", sizes=(64,))]
     starts = {"c": 0.01}
     # least 4 of 8: a group of one size starts its process as often as its case goes on,
-    # 4 + 0.22 * 4 rounds
-    assert r.GO_ON_DEFAULT == 0.22
+    # 4 + 0.06 * 4 rounds
+    assert r.GO_ON_DEFAULT == 0.06
     got = r.estimate([c], 0.3, 8, set(), starts, least=4)
-    assert got == pytest.approx(4.88 * (0.01 + 0.04355) + 0.02 + 8 * 0.1)
-    # two sizes: the group's process goes on while either does, 1 - 0.78² = 0.3916 of the rest
+    assert got == pytest.approx(4.24 * (0.01 + 0.04355) + 0.02 + 8 * 0.1)
+    # two sizes: the group's process goes on while either does, 1 - 0.94² = 0.1164 of the rest
     two = [p.case for p in _prepared("c", sizes=(64, 1024))]
     got = r.estimate(two, 0.3, 8, set(), starts, least=4)
     assert got == pytest.approx(
-        (4 + 0.3916 * 4) * 0.01 + 2 * (4.88 * 0.04355 + 0.02) + 8 * 0.1, rel=1e-4
+        (4 + 0.1164 * 4) * 0.01 + 2 * (4.24 * 0.04355 + 0.02) + 8 * 0.1, rel=1e-4
     )
     assert r.expected_rounds(5, 3, 0.5) == pytest.approx(4.0)
     assert r.expected_rounds(3, 4, 0.5) == 3 and r.expected_rounds(8, None, 0.5) == 8

@@ -51,11 +51,12 @@ JIT_ROUNDS = 5  # … on a JIT runtime, unless --rounds says otherwise
 LEAST_ROUNDS = 4  # a case is decided once its interval meets its target, after this many …
 JIT_LEAST_ROUNDS = 3  # … or these on a JIT runtime (--rounds N: every one of N rounds)
 # In the estimate, the share of the rounds past the least that a case still takes, by runtime:
-# measured in the `quick` and `default` runs of 2026-11-28 (docs/methodology.md, "How many
-# rounds": 0.11–0.32 where neither a JIT nor V8 decides, Java 0.59–0.82, Node.js 0.74–0.84); a
-# group's process starts while any of its sizes still goes on (group_go_on)
-GO_ON = {"java": 0.7, "node": 0.75}
-GO_ON_DEFAULT = 0.22
+# measured with the 5% target in the `default`, `quick` and `run --primitive sha256 --size
+# 1KiB` runs of 2026-11-28 19:07–19:21 (docs/methodology.md, "How many rounds": 0.05–0.08
+# where neither a JIT nor V8 decides, Java 0.17–0.59, Node.js 0.45–0.60); a group's process
+# starts while any of its sizes still goes on (group_go_on)
+GO_ON = {"java": 0.45, "node": 0.55}
+GO_ON_DEFAULT = 0.06
 
 
 def group_key(case: Case) -> tuple:

@@ -28,8 +28,9 @@ from .progress import Progress
 
 # the half-width a case's interval aims for unless --precision or the preset says: a round
 # stops at its floor once its batches are this precise, a case once its rounds are (after
-# rounds.LEAST_ROUNDS) (docs/methodology.md, "How many rounds")
-PRECISION = 0.03
+# rounds.LEAST_ROUNDS) (docs/methodology.md, "How many rounds"). 5%: the width a table marks
+# (docs/reports.md), so a case stops once its figure reads without a mark
+PRECISION = 0.05
 
 
 @dataclass
