@@ -21,11 +21,12 @@ export function inline(expr, env) {
   return run.bind(undefined, ...Object.values(env));
 }
 
-// One loop per bench, generated around the operation's source (as mitata does):
+// One loop per prepared operation, generated around its source (as mitata does):
 // a function of its own, so V8 gives it its own feedback and each call site in
-// it sees one callee, which TurboFan can inline. The serial makes every source
-// distinct, so V8 never hands back an earlier loop (and its feedback) from its
-// eval cache. Returns (env values..., step, n) => sum of first bytes.
+// it sees one callee, which TurboFan can inline; an operation kept for later
+// requests (dispatch.js) keeps its loop, already optimized. The serial makes every
+// source distinct, so V8 never hands back an earlier loop (and its feedback) from
+// its eval cache. Returns (env values..., step, n) => sum of first bytes.
 function loopOf(expr, names, stepped) {
   const body = `"use strict"; // cryptobench loop ${++serial}
 let acc = 0;
@@ -42,7 +43,8 @@ return acc;`;
 // before each call; an op without source is timed as the source `call()`.
 export function benchSync(op, iterations, batches) {
   const { expr, env } = op.expr === undefined ? { expr: "call()", env: { call: op.call } } : op;
-  const loop = loopOf(expr, Object.keys(env), op.step !== null);
+  op.loop ??= loopOf(expr, Object.keys(env), op.step !== null); // one per prepared op
+  const loop = op.loop;
   const args = [...Object.values(env), op.step, iterations];
   const samples = [];
   for (let b = 0; b < batches; b++) {
