@@ -49,12 +49,11 @@ const encode = (out) => (typeof out === "string" ? out : toHex(out));
 const kept = new Map();
 
 async function prepared(row, w, inputs, compute) {
-  const key = compute ? null : JSON.stringify([w.impl, w.primitive, w.operation, w.params, w.inputs]);
-  const hit = key === null ? undefined : kept.get(key);
-  if (hit !== undefined) return hit;
+  const keepable = !compute && (row.kind === "digest" || row.kind === "mac");
+  const key = keepable ? JSON.stringify([w.impl, w.primitive, w.operation, w.params, w.inputs]) : null;
+  if (key !== null && kept.has(key)) return kept.get(key);
   const op = await prepare(row, w.primitive, w.operation, inputs, w.params, { compute });
-  const stateless = (row.kind === "digest" || row.kind === "mac") && op.step === null;
-  if (key !== null && stateless && !op.async) kept.set(key, op);
+  if (key !== null && op.step === null && !op.async) kept.set(key, op);
   return op;
 }
 
