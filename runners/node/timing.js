@@ -43,8 +43,7 @@ return acc;`;
 // before each call; an op without source is timed as the source `call()`.
 export function benchSync(op, iterations, batches) {
   const { expr, env } = op.expr === undefined ? { expr: "call()", env: { call: op.call } } : op;
-  op.loop ??= loopOf(expr, Object.keys(env), op.step !== null); // one per prepared op
-  const loop = op.loop;
+  const loop = (op.loop ??= loopOf(expr, Object.keys(env), op.step !== null)); // one per op
   const args = [...Object.values(env), op.step, iterations];
   const samples = [];
   for (let b = 0; b < batches; b++) {
