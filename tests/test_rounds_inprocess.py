@@ -114,8 +114,10 @@ def test_warm_group_calibrates_what_it_does_not_know_and_takes_turns_until_its_t
     assert spent >= 0.2 and spent < 0.2 + 2 * warmup.TURN_NS / 1e9
     assert speeds == [100.0, 1000.0]  # each one's ns per call in its last turn
     turns = [n for n, _, batches in calls if batches > 1 or n == "b"]
-    assert turns[:4] == ["a", "b", "a", "b"]  # in turn, each sized to ~6 ms batches
-    assert ("b", 6000, 3) in calls and ("a", 60000, 3) in calls
+    assert turns[:4] == ["a", "b", "a", "b"]  # in turn, each sized to ~3 ms batches
+    per_turn = round(warmup.TURN_NS / sampling.TARGET_BATCH_NS)  # ~20 ms of them: 7
+    b_calls, a_calls = sampling.TARGET_BATCH_NS // 1000, sampling.TARGET_BATCH_NS // 100
+    assert ("b", b_calls, per_turn) in calls and ("a", a_calls, per_turn) in calls
     assert [n for n, _, _ in calls[:3]] == ["a", "a", "a"]  # only `a` calibrated, first
 
 
@@ -200,7 +202,7 @@ def test_the_estimate_is_the_plans_own_arithmetic():
     c.append(replace(one.case, prim=catalog.load().get("sha512")))
     starts = {"c": 0.03, "jvm": 2.0}
     got = r.estimate(c, 0.5, 5, set(), starts)
-    # a round asks for its share in ~6 ms batches (never fewer than its floor of 5); the
+    # a round asks for its share in ~3 ms batches (never fewer than its floor of 5); the
     # calibration is the first round's only
     per_round = (0.5 / 5 / r.BATCH_S + r.LEAD_BATCHES) * (r.BATCH_S + r.BATCH_EXTRA_DEFAULT_S)
     want = 5 * (2 * 0.03 + 3 * per_round) + 3 * r.CALIBRATE_S + 5 * r.PROBE_S
@@ -208,7 +210,7 @@ def test_the_estimate_is_the_plans_own_arithmetic():
     jvm = [p.case for p in _prepared("jvm", sizes=(16, 64))]
     got = r.estimate(jvm, 0.5, 5, {"jvm"}, starts, 3, {"jvm": 1.0})
     per_round = (0.5 / 3 / r.BATCH_S + r.LEAD_BATCHES) * (r.BATCH_S + r.BATCH_EXTRA_DEFAULT_S)
-    # one warm-up a group a round, both sizes in turn: 1 s of calls in ~6 ms batches; then
+    # one warm-up a group a round, both sizes in turn: 1 s of calls in ~3 ms batches; then
     # each size proves its own steady state on the JIT
     warm = 1.0 + 1.0 / r.BATCH_S * r.BATCH_EXTRA_DEFAULT_S
     want = 3 * (2.0 + warm + 2 * (per_round + r.JIT_PROOF_S))
@@ -224,22 +226,26 @@ def test_the_estimate_is_the_plans_own_arithmetic():
 
 
 def test_the_estimate_on_fixed_inputs():
-    """The `default` preset's arithmetic for one C case and one Python case (0.3 s a case,
-    8 rounds, 6 ms batches), and a floor that outweighs a tiny share; numbers worked by hand."""
+    """The `default` preset's arithmetic for one C case and one Python case (0.12 s a case,
+    8 rounds, 3 ms batches), a preset's longer time, and a floor that outweighs a tiny share;
+    numbers worked by hand."""
     from cryptobench.measure import rounds as r
 
     (c,) = [p.case for p in _prepared("c", sizes=(64,))]
     py = replace(c, impl=replace(c.impl, id="python/x", runtime_id="python"))
     starts = {"c": 0.01, "python": 0.08}
-    # C: 0.3 / 8 = 37.5 ms a round: 6.25 batches + 0.25 leading, 6.7 ms each = 43.55 ms
+    # C: 0.12 / 8 = 15 ms a round: 5 batches + 0.25 leading, 3.7 ms each = 19.425 ms
+    got = r.estimate([c], 0.12, 8, set(), starts)
+    assert got == pytest.approx(8 * (0.01 + 0.019425) + 0.02 + 8 * 0.1)
+    # Python: the same batches at 5 ms each (3 ms of calls, 2 ms besides) = 26.25 ms
+    got = r.estimate([py], 0.12, 8, set(), starts)
+    assert got == pytest.approx(8 * (0.08 + 0.02625) + 0.02 + 8 * 0.1)
+    # 0.3 s: 37.5 ms a round, 12.5 batches + 0.25 = 47.175 ms
     got = r.estimate([c], 0.3, 8, set(), starts)
-    assert got == pytest.approx(8 * (0.01 + 0.04355) + 0.02 + 8 * 0.1)
-    # Python: the same batches at 8 ms each (6 ms of calls, 2 ms besides) = 52 ms
-    got = r.estimate([py], 0.3, 8, set(), starts)
-    assert got == pytest.approx(8 * (0.08 + 0.052) + 0.02 + 8 * 0.1)
+    assert got == pytest.approx(8 * (0.01 + 0.047175) + 0.02 + 8 * 0.1)
     # a 1 ms share: the round's floor of 5 batches (+0.25) decides
     got = r.estimate([c], 0.008, 8, set(), starts)
-    assert got == pytest.approx(8 * (0.01 + 5.25 * 0.0067) + 0.02 + 8 * 0.1)
+    assert got == pytest.approx(8 * (0.01 + 5.25 * 0.0037) + 0.02 + 8 * 0.1)
 
 
 def test_the_estimate_of_a_password_hash_calibrates_its_first_round_only():
@@ -369,12 +375,12 @@ def test_the_estimate_counts_the_rounds_a_case_is_expected_to_take():
     # 4 + 0.06 * 4 rounds
     assert r.GO_ON_DEFAULT == 0.06
     got = r.estimate([c], 0.3, 8, set(), starts, least=4)
-    assert got == pytest.approx(4.24 * (0.01 + 0.04355) + 0.02 + 8 * 0.1)
+    assert got == pytest.approx(4.24 * (0.01 + 0.047175) + 0.02 + 8 * 0.1)
     # two sizes: the group's process goes on while either does, 1 - 0.94² = 0.1164 of the rest
     two = [p.case for p in _prepared("c", sizes=(64, 1024))]
     got = r.estimate(two, 0.3, 8, set(), starts, least=4)
     assert got == pytest.approx(
-        (4 + 0.1164 * 4) * 0.01 + 2 * (4.24 * 0.04355 + 0.02) + 8 * 0.1, rel=1e-4
+        (4 + 0.1164 * 4) * 0.01 + 2 * (4.24 * 0.047175 + 0.02) + 8 * 0.1, rel=1e-4
     )
     assert r.expected_rounds(5, 3, 0.5) == pytest.approx(4.0)
     assert r.expected_rounds(3, 4, 0.5) == 3 and r.expected_rounds(8, None, 0.5) == 8

@@ -27,13 +27,13 @@ class Script:
         return out
 
 
-def test_fast_op_is_calibrated_to_6ms_batches_and_stops_at_precision():
+def test_fast_op_is_calibrated_to_3ms_batches_and_stops_at_precision():
     bench = Script(lambda i: 100.0)  # 100 ns/op, perfectly steady
-    m = sampling.measure(bench, sampling.Policy(), False, clock=bench.clock)
-    assert m.iterations == 60_000  # 6 ms / 100 ns
+    m = sampling.measure(bench, sampling.Policy(budget_s=1.0), False, clock=bench.clock)
+    assert m.iterations == sampling.TARGET_BATCH_NS // 100  # ~3 ms / 100 ns
     assert m.ci.median == 100.0 and m.ci.precision == 0.0
     chunk = int(sampling.CHUNK_NS / (100.0 * m.iterations))  # a 1 s budget: a whole chunk
-    assert m.stop_reason == "precision" and len(m.samples) == chunk == 16
+    assert m.stop_reason == "precision" and len(m.samples) == chunk == 33
     assert not m.slow and m.flags == []
 
 
@@ -74,7 +74,8 @@ def test_budget_stops_a_noisy_case_and_flags_it():
 def test_one_cold_first_call_does_not_make_a_fast_op_slow():
     bench = Script(lambda i: 20e6 if i == 0 else 1000.0)  # first call 20 ms (cold), then 1 µs
     m = sampling.measure(bench, sampling.Policy(), False, clock=bench.clock)
-    assert not m.slow and m.iterations == 6_000 and m.ci.median == 1000.0
+    assert not m.slow and m.iterations == sampling.TARGET_BATCH_NS // 1000
+    assert m.ci.median == 1000.0
 
 
 class JitScript(Script):
@@ -98,7 +99,7 @@ def test_batches_that_overlapped_compilation_are_warmup():
     m = sampling.measure(bench, sampling.Policy(budget_s=0.2), False, clock=bench.clock)
     assert m.ci.median == 100.0 and all(s["compiles"] == 0 for s in m.samples)
     assert len(m.warmup) >= 40 and "3× faster after" in m.warmup_reason
-    assert m.iterations == 60_000  # batches re-sized to ~6 ms at the compiled speed
+    assert m.iterations == sampling.TARGET_BATCH_NS // 100  # re-sized to ~3 ms when compiled
 
 
 def test_compilation_without_a_speed_up_still_ends_warmup_only_when_quiet():
@@ -129,15 +130,15 @@ def test_rounds_split_the_budget_and_the_sample_floors():
 
 
 def test_a_round_asks_only_for_the_batches_it_still_needs():
-    """One of 8 rounds of a 0.3 s budget (37.5 ms): its floor of 5 batches of 6 ms, not a
+    """One of 8 rounds of a 0.3 s budget (37.5 ms): what fits in it, 12 batches of 3 ms, not a
     100 ms chunk (docs/methodology.md, "How many rounds": rounds overshot their share)."""
     noisy = [100.0, 103.0, 98.0, 101.0, 99.0, 102.0]  # never within the 1% target
     bench = Script(lambda i: noisy[i % len(noisy)])
     policy = sampling.for_rounds(sampling.Policy(budget_s=0.3), 8)
     m = sampling.measure(bench, policy, False, clock=bench.clock)
     measured = [c for c in bench.calls if c[0] == m.iterations]
-    fits = int(policy.budget_s / 0.006)  # 6 batches of 6 ms in 37.5 ms
-    assert policy.min_samples == 5 and measured[0][1] <= fits == 6
+    fits = int(policy.budget_s / (sampling.TARGET_BATCH_NS / 1e9))  # 12 of 3 ms in 37.5 ms
+    assert policy.min_samples == 5 and measured[0][1] <= fits == 12
     assert sum(c[1] for c in measured) == len(m.samples) <= fits
     assert m.stop_reason == "budget"
 
@@ -148,7 +149,10 @@ def test_a_round_with_budget_left_asks_for_what_fits_in_it():
     measured = [c for c in bench.calls if c[0] == m.iterations]
     left = 0.08 - sum(i * 100.0 for i, _, _ in bench.calls[: -len(measured)]) / 1e9
     assert measured[0][1] == int(left * 1e9 / (100.0 * m.iterations))  # what fits, not a chunk
-    assert sum(c[1] for c in measured) * m.iterations * 100.0 / 1e9 < 0.08 + 0.006 * 2
+    assert (
+        sum(c[1] for c in measured) * m.iterations * 100.0 / 1e9
+        < 0.08 + 2 * sampling.TARGET_BATCH_NS / 1e9
+    )
 
 
 def test_a_later_round_sizes_batches_from_the_first_and_skips_calibration():
@@ -156,7 +160,7 @@ def test_a_later_round_sizes_batches_from_the_first_and_skips_calibration():
     m = sampling.measure(
         bench, sampling.Policy(budget_s=0.05), False, clock=bench.clock, known_ns=100.0
     )
-    assert {c[0] for c in bench.calls} == {60_000} and m.warmup == []
+    assert {c[0] for c in bench.calls} == {sampling.TARGET_BATCH_NS // 100} and m.warmup == []
 
 
 def test_a_later_round_drops_its_leading_batches_below_the_first_rounds_speed():

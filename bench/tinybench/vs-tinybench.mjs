@@ -242,7 +242,7 @@ function sha256Of(msg) {
 // every batch has 4096), p50 their median. bench/fidelity judges the row on avg: crypto.hash
 // returns a new Buffer per call, the GC work that follows lands in some batches and not in
 // others, and p50 falls in either group from one process to the next, while the mean carries
-// every batch's share, as each of cryptobench's ~6 ms batches does (docs/methodology.md,
+// every batch's share, as each of cryptobench's ~3 ms batches does (docs/methodology.md,
 // "Each runtime's timed loop"). p25/p50/p75 are printed to show how far apart the batches are.
 // GC: `.gc("once")`, mitata's default, pinned here: one gc() (global.gc, from node
 // --expose-gc) before the benchmark's first sample, none between samples, so the collections

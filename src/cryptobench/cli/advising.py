@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..measure.sampling import Policy
+from ..measure.sampling import TIME_PER_CASE_S, Policy
 from ..paths import default_db
 from ..results import document as results
 from .common import err
@@ -162,7 +162,7 @@ def two_passes(plan: Plan, cat, rank, opts: dict) -> list[dict]:
     (advise/passes.contenders) where they fit in what is left of the budget."""
     from ..advise import passes
 
-    t0, per_case = time.monotonic(), opts["time_per_case"] or 1.0
+    t0, per_case = time.monotonic(), opts["time_per_case"] or TIME_PER_CASE_S
     docs = []
     keys = plan.keys
     if plan.first_pass():

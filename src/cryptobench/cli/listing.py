@@ -11,6 +11,7 @@ from rich.table import Table
 
 from ..catalog.primitives import Catalog
 from ..measure.rounds import JIT_ROUNDS, LEAST_ROUNDS, ROUNDS, estimate
+from ..measure.sampling import TIME_PER_CASE_S
 from ..plan import cases as plan
 from ..report.tty import terminal_width
 from ..results.document import implementation_dict
@@ -104,7 +105,7 @@ def render_presets(cat: Catalog, live: list[Runtime], rounds: int = ROUNDS) -> s
             sets = max(1, len(p.cpu_features))  # each feature set: every case again, at most
             secs = estimate(
                 cases,
-                p.time_per_case or 1.0,
+                p.time_per_case or TIME_PER_CASE_S,
                 rounds,
                 compiling,
                 starts,

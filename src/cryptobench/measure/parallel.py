@@ -5,7 +5,7 @@ cores"). Runs after the ordinary rounds, whose single-process figure it is compa
 The barrier: in every round, N fresh processes are started and answer hello; each is warmed
 up by one untimed bench request, sent to all of them together; then N orchestrator threads,
 one per process, wait at a ``threading.Barrier`` and each sends its process the timed bench
-request at once (skew: the threads' wake-up, microseconds, against batches of ~6 ms). The
+request at once (skew: the threads' wake-up, microseconds, against batches of ~3 ms). The
 rounds' timed windows are recorded, and how much of them ran together (``overlap``).
 """
 

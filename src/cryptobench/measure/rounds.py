@@ -124,7 +124,7 @@ def slow_round_s(call_s: float, rounds: int, known: bool, floor: int = SLOW_MIN_
 
 def fast_round_s(runtime_id: str, share_s: float, rounds: int) -> float:
     """Seconds one round of a fast case takes, its first round's calibration aside: a round
-    asks only for the batches it still needs (sampling._ask), ~6 ms each (TARGET_BATCH_NS):
+    asks only for the batches it still needs (sampling._ask), ~3 ms each (TARGET_BATCH_NS):
     its share of the budget in batches, at least its floor (sampling.for_rounds), each with
     what the runtime spends besides its calls (BATCH_EXTRA_S)."""
     floor = sampling.for_rounds(sampling.Policy(), rounds).min_samples
@@ -133,7 +133,7 @@ def fast_round_s(runtime_id: str, share_s: float, rounds: int) -> float:
 
 
 def warm_up_s(runtime_id: str, seconds: float) -> float:
-    """Seconds a group's warm-up of ``seconds`` of calls takes (measure/warmup.py): ~6 ms
+    """Seconds a group's warm-up of ``seconds`` of calls takes (measure/warmup.py): ~3 ms
     batches, each with what the runtime spends besides its calls (BATCH_EXTRA_S)."""
     extra = BATCH_EXTRA_S.get(runtime_id.split("@")[0], BATCH_EXTRA_DEFAULT_S)
     return seconds * (1 + extra / BATCH_S)

@@ -23,7 +23,7 @@ def warm_group(
     they ran and each one's ns per call in its last turn (a first round sizes its batches from
     it and skips calibration, as a later round does from the earlier ones). A case whose ns
     per call is not known yet is calibrated first (sampling.calibrate: its batches are warm-up
-    too); batches are resized to ~6 ms as the code gets faster. Raises what a bench raises:
+    too); batches are resized to ~3 ms as the code gets faster. Raises what a bench raises:
     the case's own round then says why."""
     spent, per_op = 0.0, []
     for bench, known in benches:

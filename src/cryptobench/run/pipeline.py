@@ -209,7 +209,7 @@ def _plan(req: RunRequest, cat, live: list[Runtime], skipped, console: Console):
 def _policy(req: RunRequest, chosen: plan.Preset | None) -> sampling.Policy:
     return sampling.Policy(
         precision=req.precision or (chosen and chosen.precision) or PRECISION,
-        budget_s=req.time_per_case or (chosen and chosen.time_per_case) or 1.0,
+        budget_s=req.time_per_case or (chosen and chosen.time_per_case) or sampling.TIME_PER_CASE_S,
         base_timeout_s=req.timeout,
         slow_min_samples=req.slow_floor,
     )
