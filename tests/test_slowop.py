@@ -56,6 +56,14 @@ def test_password_hashes_and_kdfs_keep_their_floor_and_one_batch_per_request():
     assert not any("slow-operation" in f for f in m.flags)
 
 
+def test_a_slow_operations_target_is_its_relaxed_one_or_the_runs_where_wider():
+    bench = Script(lambda i: 30e6 * (1 + 0.001 * (i % 3)))  # 30 ms, steady
+    for run_target, want in ((0.01, 0.03), (0.05, 0.05)):
+        policy = sampling.Policy(precision=run_target)
+        m = sampling.measure(bench, policy, True, clock=bench.clock)
+        assert m.slow and m.target == want == sampling.slow_target(policy)
+
+
 def test_a_password_hash_of_known_duration_asks_its_floor_at_once():
     # calibrate knows the call's duration from its probes (sampling.known_slow): no
     # calibration requests, the floor in the first request, the floor kept
