@@ -157,11 +157,11 @@ def test_a_runtime_without_jit_is_not_held_to_any_warmup():
 
 
 class SlowProcess(FakeRuntime):
-    """Every call of its ``slow``-th process takes 3x as long (a whole round gone slow)."""
+    """Every call of its ``slow``-th processes takes 3x as long (a whole round gone slow)."""
 
-    def __init__(self, slow: int):
+    def __init__(self, *slow: int):
         super().__init__("c", isolate=False, jit=False)
-        self.process, self.slow, self.fresh = 0, slow, True
+        self.process, self.slow, self.fresh = 0, set(slow), True
 
     def stop(self, only=None):
         super().stop()
@@ -171,12 +171,12 @@ class SlowProcess(FakeRuntime):
         if self.fresh:  # the first request of a new process (one process per round here)
             self.process, self.fresh = self.process + 1, False
         got = super().request(op, timeout, **f)
-        k = 3 if self.process == self.slow else 1
+        k = 3 if self.process in self.slow else 1
         return {**got, "samples": [{**x, "ns": x["ns"] * k} for x in got["samples"]]}
 
 
 def test_a_round_that_disagrees_is_measured_again_and_kept_beside_its_replacement():
-    rt = SlowProcess(slow=2)  # round 2's process
+    rt = SlowProcess(2)  # round 2's process
     r, store = _rounds(rt, rounds=3)
     r.measure(_prepared("c", sizes=(64,)))
     row = store.rows[0]
@@ -187,8 +187,22 @@ def test_a_round_that_disagrees_is_measured_again_and_kept_beside_its_replacemen
     assert any("round 2 (300 ns) disagreed" in f for f in row["flags"])
 
 
+def test_two_rounds_of_eight_that_disagree_are_each_measured_again():
+    rt = SlowProcess(2, 5)  # rounds 2 and 5's processes
+    r, store = _rounds(rt, rounds=8)
+    r.measure(_prepared("c", sizes=(64,)))
+    row = store.rows[0]
+    assert [x["median_ns"] for x in row["rounds"]] == [100.0] * 8
+    assert [(x["round"], x["median_ns"]) for x in row["replaced_rounds"]] == [
+        (2, 300.0),
+        (5, 300.0),
+    ]
+    assert rt.process == 10  # 8 rounds, then one fresh process for each of the two
+    assert all(f"round {n} (300 ns) disagreed" in row["flags"][-1] for n in (2, 5))
+
+
 def test_rounds_that_agree_are_left_alone():
-    rt = SlowProcess(slow=99)
+    rt = SlowProcess(99)
     r, store = _rounds(rt, rounds=3)
     r.measure(_prepared("c", sizes=(64,)))
     assert "replaced_rounds" not in store.rows[0]

@@ -367,36 +367,42 @@ class Rounds:
         return sum(self.planned(self.runtimes[p.case.runtime_key]) for p in prepared)
 
     def _second_look(self, prepared: list[Prepared]) -> None:
-        """A round that disagrees with all the others beyond their spread (stats.outlier_round)
-        is measured once more in a fresh process of its runtime; the new round takes its place
-        and the old one stays in the row (``replaced_rounds``), with why."""
+        """The rounds that disagree with all the others beyond their spread
+        (stats.outlier_rounds: one, or two of eight) are measured once more, each in a fresh
+        process of its runtime; each new round takes its old one's place and the old one stays
+        in the row (``replaced_rounds``), with why."""
         for p in prepared:
             st = self._state[p.seq]
             meds = [[x[k] for x in st.rounds] for k in ("median_ns", "ci_low_ns", "ci_high_ns")]
-            i = stats.outlier_round(*meds) if st.final is None else None
-            if i is None:
+            out = stats.outlier_rounds(*meds) if st.final is None else []
+            if not out:
                 continue
-            rt = self.runtimes[p.case.runtime_key]
-            policy = sampling.for_rounds(self.policy, self.planned(rt))
-            rt.stop(serves(p.case))
-            old = st.rounds[i]
-            others = sorted(x["median_ns"] for j, x in enumerate(st.rounds) if j != i)
+            others = sorted(x["median_ns"] for j, x in enumerate(st.rounds) if j not in out)
             centre = others[len(others) // 2]
-            try:  # as every round: the case's group warm-up, batches sized from the others
-                policy, warmed, _ = self._warm_group(rt, [p], policy)
-                m = measure_round(rt, p, policy, self.verifier, False, centre)
-            except (RemoteError, RunnerFailure, VerifyError):
-                continue  # the round stays as it was
-            finally:
-                rt.stop()
-            why = (
-                f"round {old['round']} ({old['median_ns']:.4g} ns) disagreed with the others "
-                f"(median {centre:.4g} ns): measured again in a fresh process"
-            )
-            st.rounds[i] = {**round_entry(old["round"], m, warmed), "remeasured": why}
-            st.replaced.append({k: v for k, v in old.items() if "samples" not in k})
-            res = self._result(p, st)
-            self.store.put_case(self.run["id"], p.seq, res)
+            for i in out:
+                self._measure_again(p, st, i, centre)
+            self.store.put_case(self.run["id"], p.seq, self._result(p, st))
+
+    def _measure_again(self, p: Prepared, st: _State, i: int, centre: float) -> None:
+        """Round ``i`` of a case once more in a fresh process, as every round: the case's group
+        warm-up, batches sized from the other rounds' median ``centre``."""
+        rt = self.runtimes[p.case.runtime_key]
+        policy = sampling.for_rounds(self.policy, self.planned(rt))
+        rt.stop(serves(p.case))
+        old = st.rounds[i]
+        try:
+            policy, warmed, _ = self._warm_group(rt, [p], policy)
+            m = measure_round(rt, p, policy, self.verifier, False, centre)
+        except (RemoteError, RunnerFailure, VerifyError):
+            return  # the round stays as it was
+        finally:
+            rt.stop()
+        why = (
+            f"round {old['round']} ({old['median_ns']:.4g} ns) disagreed with the others "
+            f"(median {centre:.4g} ns): measured again in a fresh process"
+        )
+        st.rounds[i] = {**round_entry(old["round"], m, warmed), "remeasured": why}
+        st.replaced.append({k: v for k, v in old.items() if "samples" not in k})
 
     def _done_with(self, rt: Runtime) -> None:
         """A group's process ends with the group: no runner process is left alive (compiling,

@@ -20,6 +20,7 @@ rule and noise flags), :mod:`.scaling` (N processes or threads at once) and :mod
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -170,31 +171,43 @@ OUTLIER_RATIO = 1.2  # a round this far from the others' centre …
 AGREE_RATIO = 1.1  # … while the others agree this well among themselves
 
 
-def outlier_round(medians, lows, highs) -> int | None:
-    """The index of the one round that disagrees with all the others beyond their spread, or
-    None (docs/methodology.md, "A round that disagrees"). With R ≥ 3 rounds: the other rounds'
-    medians agree (the standard deviation of their logs at most that of two rounds
-    AGREE_RATIO apart, so with three rounds: the other two within AGREE_RATIO of each other;
-    with eight, seven rounds a few percent apart, not a range that grows with their number);
-    this round's median is more than OUTLIER_RATIO from their geometric centre; and its own
-    95% interval does not reach the others' range. At most one round is ever named: two that
-    disagree are no outlier."""
+def outlier_rounds(medians, lows, highs) -> list[int]:
+    """The indices of the rounds that disagree with all the others beyond their spread, or []
+    (docs/methodology.md, "A round that disagrees"). With R ≥ 3 rounds, a set of k rounds, k at
+    most R // 4 (one for R < 8, two of eight): the other rounds' medians agree (the standard
+    deviation of their logs at most that of two rounds AGREE_RATIO apart, so with three rounds:
+    the other two within AGREE_RATIO of each other; with eight, six or seven rounds a few percent
+    apart, not a range that grows with their number); each of the k is more than OUTLIER_RATIO
+    from their geometric centre, and its own 95% interval does not reach their range. The
+    smallest k that names any set names it when it is the only one; two sets, or more rounds
+    than R // 4, are no outliers: no majority is clear."""
     m = np.asarray(medians, dtype=float)
     if len(m) < 3 or np.any(m <= 0):
-        return None
+        return []
     agree = math.log(AGREE_RATIO) / math.sqrt(2)
-    found = []
-    for i in range(len(m)):
-        others = np.delete(m, i)
-        logs = np.log(others)
-        centre = math.exp(float(np.mean(logs)))
-        if float(np.std(logs, ddof=1)) > agree + 1e-12:
-            continue
+    for k in range(1, max(1, len(m) // 4) + 1):
+        found = [
+            list(out)
+            for out in itertools.combinations(range(len(m)), k)
+            if _outliers(m, lows, highs, out, agree)
+        ]
+        if found:
+            return found[0] if len(found) == 1 else []
+    return []
+
+
+def _outliers(m: np.ndarray, lows, highs, out: tuple[int, ...], agree: float) -> bool:
+    others = np.delete(m, out)
+    logs = np.log(others)
+    if float(np.std(logs, ddof=1)) > agree + 1e-12:
+        return False
+    centre = math.exp(float(np.mean(logs)))
+    for i in out:
         far = m[i] > OUTLIER_RATIO * centre or m[i] * OUTLIER_RATIO < centre
         apart = lows[i] > others.max() or highs[i] < others.min()
-        if far and apart:
-            found.append(i)
-    return found[0] if len(found) == 1 else None
+        if not (far and apart):
+            return False
+    return True
 
 
 @dataclass(frozen=True)
