@@ -379,9 +379,9 @@ class Rounds:
                 continue
             others = sorted(x["median_ns"] for j, x in enumerate(st.rounds) if j not in out)
             centre = others[len(others) // 2]
-            for i in out:
+            for i in out:  # stored after each, as every round is
                 self._measure_again(p, st, i, centre)
-            self.store.put_case(self.run["id"], p.seq, self._result(p, st))
+                self.store.put_case(self.run["id"], p.seq, self._result(p, st))
 
     def _measure_again(self, p: Prepared, st: _State, i: int, centre: float) -> None:
         """Round ``i`` of a case once more in a fresh process, as every round: the case's group
