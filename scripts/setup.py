@@ -13,7 +13,8 @@
    once, beside step 2 (none needs another's output or the virtual environment), with make
    given every core (MAKEFLAGS -jN, which cargo's jobserver client shares). A fresh clone's
    setup on 2 cores, 2026-11-28: 137 s one step after another (Rust 66 s of it, most of that
-   AWS-LC's C build; C++ 37 s on one core), 94 s this way.
+   AWS-LC's C build; C++ 37 s on one core), 94 s this way. Rust's compiled crates are cached
+   per user (runners/rust/Makefile): a later clone builds only the runner's crate.
 4. With --test-tools (`make test` only): the `dev` extra above, and the tools the tests feed
    exports to that are not Python packages: benchstat, built from the Go module proxy into
    .venv/bin. `make bench` installs none of them.
