@@ -20,6 +20,7 @@ from cryptobench.measure import parallel, sampling
 from cryptobench.measure.case import Prepared, noop_cases
 from cryptobench.measure.rounds import Rounds
 from cryptobench.plan.cases import Case
+from cryptobench.results import document
 from cryptobench.runtimes.discovery import RuntimeSpec, discover
 from cryptobench.runtimes.session import Runtime
 
@@ -28,16 +29,17 @@ from .conftest import MemoryStore
 SHA256_ABC = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 
 # A runner hosting libraries "a" and "b" (both sha256 through hashlib): it logs every hello
-# it gets, and lists only the libraries a brief hello's `only` names.
+# it gets (and the CPUs it may run on), and lists only the libraries a brief hello's `only`
+# names.
 FAKE = textwrap.dedent(
     """
-    import hashlib, json, sys
+    import hashlib, json, os, sys
     LOG, LIBS = sys.argv[1], ["a", "b"]
     for line in sys.stdin:
         req = json.loads(line)
         if req["op"] == "hello":
-            with open(LOG, "a") as fh:
-                fh.write(json.dumps(req) + "\\n")
+            with open(LOG, "a") as fh:  # with the CPUs this process may run on
+                fh.write(json.dumps({**req, "cpus": sorted(os.sched_getaffinity(0))}) + "\\n")
             names = req.get("only") if req.get("brief") and "only" in req else LIBS
             impls = [{"library": n, "version": "1", "backend": {"name": n, "version": "1"},
                       "primitives": {"sha256": {"operations": ["digest"]}}} for n in names]
@@ -262,3 +264,40 @@ def test_node_runner_told_only_crypto_loads_no_other_library():
     assert got[0]["result"]["implementations"] == []
     assert got[1]["result"]["output"] == (3).to_bytes(8, "big").hex()
     assert not [m for m in _node_modules(err) if "/lib_" in m]
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU here: nothing to pin")
+def test_a_group_whose_calls_wait_on_a_thread_pool_runs_on_one_cpu(fake):
+    """runner.toml [run.one_cpu] (docs/methodology.md, "Calls that wait on a thread pool"):
+    the groups of a library it names run with every thread on one CPU, the last usable one;
+    every other process (the other library's groups, noop, the first full hello) on all."""
+    rt, log = fake
+    rt.spec.one_cpu = {"a": "awaits a pool"}
+    store, run = MemoryStore(), {"id": "r", "seed": 3, "probes": [], "machine": {}}
+    Rounds({rt.key: rt}, None, store, run, sampling.Policy(budget_s=0.05), rounds=1).measure(
+        _prepared(rt)
+    )
+    assert all(row["status"] == "ok" for row in store.rows.values()), store.rows
+    every = sorted(os.sched_getaffinity(0))
+    first, *groups = _hellos(log)
+    assert first["cpus"] == every
+    cpus = {tuple(h["only"]): h["cpus"] for h in groups}
+    assert cpus == {("a",): [every[-1]], ("b",): every, (): every}
+    assert rt.one_cpu_why("a") == "awaits a pool" and rt.one_cpu_why("b") is None
+    listed = document.start("run", None, 3, {}, {}, None, [rt], [])["implementations"]
+    assert {i["library"]: i.get("one_cpu") for i in listed} == {"a": "awaits a pool", "b": None}
+    rt.cpu = every[0]  # --pin puts every runner on one CPU already: nothing to say per library
+    assert rt.one_cpu_why("a") is None
+
+
+def test_runner_toml_names_the_libraries_that_run_on_one_cpu(tmp_path):
+    from cryptobench.runtimes import discovery
+
+    node = {s.runtime_id: s for s in discovery.discover()}["node"]
+    assert set(node.one_cpu) == {"webcrypto", "argon2"}  # awaited on libuv's thread pool
+    for bad in ("one_cpu = 1", "one_cpu = { a = 1 }", 'one_cpu = { a = "" }'):
+        (tmp_path / "runner.toml").write_text(
+            f'schema = 1\nruntime = "x"\n[run]\ncommand = ["bin/x"]\n{bad}\n'
+        )
+        with pytest.raises(discovery.RunnerTomlError, match="run.one_cpu"):
+            discovery.load_toml(tmp_path)

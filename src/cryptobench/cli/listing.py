@@ -47,7 +47,7 @@ def render_list(live: list[Runtime], skipped, fmt: str, catalog: Catalog | None 
             "runtimes": [rt.info for rt in live],
             "implementations": [
                 {
-                    **implementation_dict(i),
+                    **implementation_dict(i, rt.one_cpu_why(i.library)),
                     "cpu_features": cpu_features.support(rt.spec.cpu_features, i.library),
                 }
                 for rt in live

@@ -25,7 +25,9 @@ def now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
-def implementation_dict(i: Implementation) -> dict:
+def implementation_dict(i: Implementation, one_cpu: str | None = None) -> dict:
+    """An implementation as the run document lists it; ``one_cpu``: why its groups' processes
+    ran on one CPU (runner.toml [run.one_cpu]), where they did."""
     return {
         "id": i.id,
         "runtime": i.runtime_id,
@@ -42,6 +44,7 @@ def implementation_dict(i: Implementation) -> dict:
             }
             for p, o in sorted(i.primitives.items())
         },
+        **({"one_cpu": one_cpu} if one_cpu else {}),
     }
 
 
@@ -59,7 +62,11 @@ def start(command: str, preset, seed: int, settings: dict, machine: dict, commit
         "settings": settings,
         "machine": machine,
         "runtimes": [rt.info for rt in live],
-        "implementations": [implementation_dict(i) for rt in live for i in rt.implementations],
+        "implementations": [
+            implementation_dict(i, rt.one_cpu_why(i.library))
+            for rt in live
+            for i in rt.implementations
+        ],
         "skipped": [{"runtime": r, "reason": why} for r, why in skipped],
         "probes": [],
     }

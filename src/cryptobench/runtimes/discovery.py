@@ -32,6 +32,8 @@ class RuntimeSpec:
     isolate: bool = False  # a JIT runtime: its leak targets one process each
     compiles: bool = False  # samples say how many JIT compilations overlapped them: 5 rounds
     warm_up_s: float = 0.0  # a group's warm-up in each fresh process, sizes in turn (warmup.py)
+    # runner.toml [run.one_cpu]: library -> why its group's process runs on one CPU (session)
+    one_cpu: dict = field(default_factory=dict)
     cpu_features: dict = field(default_factory=dict)  # runner.toml [cpu_features]
     leak_control_bytes: int | None = None  # runner.toml [leak] control_bytes (leak/command.py)
     leak_taint: bool = False  # runner.toml [leak] taint: marks secrets for memcheck (leak/taint.py)
@@ -72,6 +74,9 @@ def _validate(raw: dict) -> None:
     warm = run.get("warm_up_s", 0)
     if isinstance(warm, bool) or not isinstance(warm, int | float) or not 0 <= warm <= 10:
         raise RunnerTomlError("run.warm_up_s must be a number of seconds from 0 to 10")
+    one = run.get("one_cpu", {})
+    if not isinstance(one, dict) or not all(isinstance(v, str) and v for v in one.values()):
+        raise RunnerTomlError("[run.one_cpu] must map each library to why (a string)")
     _strings(raw.get("requires", []), "requires")
     setup = raw.get("setup", {})
     for key in ("apt", "build", "check"):
@@ -150,6 +155,7 @@ def _spec(raw: dict, folder: Path, variant: dict | None, name: str | None) -> Ru
         isolate=bool(raw["run"].get("isolate", False)),
         compiles=bool(raw["run"].get("compiles", False)),
         warm_up_s=float(raw["run"].get("warm_up_s", 0)),
+        one_cpu=dict(raw["run"].get("one_cpu", {})),
         cpu_features=cpu_features.resolve(raw, folder, name),
         leak_control_bytes=raw.get("leak", {}).get("control_bytes"),
         leak_taint=source.get("leak", raw.get("leak", {})).get("taint") is True,  # a variant's own

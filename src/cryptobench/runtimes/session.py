@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import threading
 import time
@@ -46,8 +47,9 @@ class Runtime:
         argv, env = cpu_features.apply(
             self.spec.command, self.spec.env, self.spec.cpu_features, self.features_off
         )
-        if self.cpu is not None and shutil.which("taskset"):
-            argv = ["taskset", "-c", str(self.cpu), *argv]  # every thread, from the first
+        cpu = self.cpu if self.cpu is not None else self._one_cpu()
+        if cpu is not None and shutil.which("taskset"):
+            argv = ["taskset", "-c", str(cpu), *argv]  # every thread, from the first
         proc = RunnerProcess(argv, str(self.spec.folder), env, self.id)
         known = bool(self.implementations)  # a fresh process of a runtime already described
         t0 = time.monotonic()
@@ -66,6 +68,22 @@ class Runtime:
             self.failed = f"failed at hello: {exc}"
             return
         self.process = proc
+
+    def _one_cpu(self) -> int | None:
+        """The CPU a process serving only libraries of runner.toml's [run.one_cpu] runs on
+        (the last usable one, as --pin's runners): a call that hands its work to a thread pool
+        and waits costs a wake-up across CPUs otherwise, and where the kernel placed the pool's
+        threads held for the process's life (docs/methodology.md, "Calls that wait on a thread
+        pool"). None: any other process, or fewer than 2 CPUs."""
+        if not self.only or not set(self.only) <= set(self.spec.one_cpu):
+            return None
+        cpus = sorted(os.sched_getaffinity(0))
+        return cpus[-1] if len(cpus) > 1 else None
+
+    def one_cpu_why(self, library: str) -> str | None:
+        """Why ``library``'s group processes run on one CPU (None: they do not, or --pin
+        already puts every runner on one)."""
+        return None if self.cpu is not None else self.spec.one_cpu.get(library)
 
     def _hello_fields(self, known: bool) -> dict:
         """A fresh process of a runtime already described gets a brief hello, told which
