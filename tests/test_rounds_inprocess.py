@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from cryptobench.catalog import primitives as catalog
+from cryptobench.catalog.primitives import NOOP, NOOP_SIZE
 from cryptobench.cli.run import lost_rounds
 from cryptobench.measure import sampling, warmup
 from cryptobench.measure.case import Prepared
@@ -365,6 +366,48 @@ def test_a_case_whose_rounds_disagree_gets_every_round():
     row = store.rows[0]
     assert len(row["rounds"]) == 8 and "decided_after" not in row
     assert row["precision"] > row["target_precision"]
+
+
+class NoopProcesses(AlternatingProcess):
+    """A runner's noop at 2 ns per call, every other process 2.4 ns: 20% apart, so never within
+    5%, but within a fraction of a ns."""
+
+    def request(self, op, timeout, **f):
+        got = FakeRuntime.request(self, op, timeout, **f)
+        if self.fresh:
+            self.process, self.fresh = self.process + 1, False
+        ns = 24 if self.process % 2 else 20
+        n = f["iterations"]
+        return {
+            **got,
+            "output": NOOP_OUT,
+            "samples": [{"iterations": n, "ns": ns * n // 10}] * f["batches"],
+        }
+
+
+NOOP_OUT = NOOP_SIZE.to_bytes(8, "big").hex()
+
+
+def test_a_noop_within_half_a_ns_is_decided_though_wider_than_its_target():
+    """measure/rounds.noop_resolved: the runner overhead is printed in whole ns."""
+    from cryptobench.measure.rounds import noop_resolved
+
+    impl = Implementation("c/lib", "c", "lib", "1", {}, {"sha256": Offer(("digest",))})
+    noop = Prepared(0, Case(impl, NOOP, "digest", NOOP_SIZE, {}), {"msg": "00"}, NOOP_OUT, "")
+    rt = NoopProcesses()
+    r, store = _rounds(rt, rounds=8)
+    r.least = 4
+    r.measure([noop])
+    row = store.rows[0]
+    assert row["family"] == "noop" and row["precision"] > row["target_precision"]
+    assert row["decided_after"] == 4 and len(row["rounds"]) == 4
+    assert row["ci_high_ns"] - row["ci_low_ns"] <= 1.0
+    # on fixed rows: the half-width in ns decides, and only for a noop
+    row = {"family": "noop", "median_ns": 1.5, "ci_low_ns": 1.4, "ci_high_ns": 1.65}
+    assert noop_resolved(row)
+    assert not noop_resolved({**row, "family": "hash"})
+    assert not noop_resolved({**row, "median_ns": 32.0, "ci_low_ns": 31.0, "ci_high_ns": 33.0})
+    assert not noop_resolved({**row, "ci_low_ns": 0.9})  # 0.6 ns below: not within 0.5
 
 
 def test_a_jit_case_may_be_decided_after_three_rounds_and_rounds_n_means_all_n():
