@@ -141,6 +141,17 @@ def test_no_probe_past_the_searchs_share():
     s = Search(Implementation("x/y", "x", "y", "1", {}, {}), "verify")
     sr.run(s, share_s=2.5)  # a third probe at the target (6 calls, 1.5 s) would end at 3.5 s
     assert values(s) == [1, 14] and "share of the time budget was spent" in s.stopped
+    # t=14 is +40%: the line through both probes says t=10 (250 ms), chosen unprobed (verified,
+    # untimed) for the rounds to measure, not the probe 1.4x the target (Searcher.unprobed)
+    assert s.prepared.value == 10 and s.predicted == {10: 250e6}
+    assert "t=10 chosen unprobed (+0% by the line through t=1 and t=14)" in s.stopped
+    assert [c[0] for c in calls] == [1, 14]  # no third timed request
+
+
+def test_no_unprobed_choice_where_the_line_expects_no_better():
+    # bcrypt: cost 12 at 184 ms (-26%) and cost 13 at 368 ms (+47%): the law points back at 12
+    s = search("bcrypt", lambda cost: 184e6 * 2.0 ** (cost - 12))
+    assert s.prepared.value == 12 and s.predicted == {} and "unprobed" not in s.stopped
 
 
 def test_the_least_value_too_slow_is_kept_and_its_neighbour_probed():

@@ -331,6 +331,12 @@ class Calibration:
                 f"(median of {p['calls']} calls)",
                 markup=False,
             )
+        for value, ns in s.predicted.items():
+            self.console.print(
+                f"  {self.spec.param}={value}: {ns / 1e6:.1f} ms by the line through two probes "
+                "(chosen unprobed: the rounds measure it)",
+                markup=False,
+            )
         if s.refused or s.failed:
             self.console.print(f"  {s.refused or s.failed}", markup=False)
             rt.stop()
@@ -469,9 +475,11 @@ class Calibration:
         self.store.put_case(self.run_doc["id"], seq, row)
 
     def chosen_ns(self, s: Search) -> float:
-        """The chosen value's probe: the rounds know its call's duration."""
+        """The chosen value's probe, or the line's prediction where it was chosen unprobed
+        (Searcher.unprobed): the rounds know its call's duration."""
         value = s.prepared.case.params[self.spec.param]
-        return next(p["ns"] for p in s.probes if p["value"] == value)
+        probed = (p["ns"] for p in s.probes if p["value"] == value)
+        return next(probed, None) or s.predicted[value]
 
     def _say_unanswered(self) -> None:
         for u in self.unanswered:
