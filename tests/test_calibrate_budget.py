@@ -14,7 +14,7 @@ from collections import defaultdict
 import pytest
 
 from cryptobench.calibrate import answer, budget
-from cryptobench.calibrate.search import Search, Searcher
+from cryptobench.calibrate.search import FIRST_PROBE_CALLS, Search, Searcher
 from cryptobench.catalog import policy
 from cryptobench.catalog import primitives as catalog
 from cryptobench.measure import rounds
@@ -86,7 +86,8 @@ def test_a_first_answer_takes_what_the_plan_says_and_its_probe_is_round_1():
     assert first["round"] == 1 and first["n_samples"] == budget.MIN_PER_ROUND
     assert first["median_ns"] == pytest.approx(CALL_S * 1e9)
     assert first["samples"] == [{**x, "round": 1} for x in s.samples[40_000]]
-    assert answer.from_probe(s, 10_000) is None  # … not the short one (too few calls)
+    # the short probe, three calls since 2026-11-29 (FIRST_PROBE_CALLS), is one at its value too
+    assert answer.from_probe(s, 10_000)["n_samples"] == FIRST_PROBE_CALLS == budget.MIN_PER_ROUND
 
 
 @pytest.mark.parametrize("jit", [False, True])
@@ -116,9 +117,9 @@ def test_the_estimate_is_the_plans_arithmetic():
     assert got.first == ["c/a", "java/b", "c/c"]
     assert got.refined == ["c/a", "c/c", "java/b"]  # cheapest first: the JIT's rounds cost more
     assert got.seconds == pytest.approx(firsts + later + budget.DRIFT_PROBES * rounds.PROBE_S)
-    # by hand: a first answer at 250 ms is the short probe (5 calls of 62.5 ms) and the probe
+    # by hand: a first answer at 250 ms is the short probe (6 calls of 62.5 ms) and the probe
     # at the target (6 calls); two more rounds in one process are 1 + 6 calls
-    assert budget.first_s(CALL_S, 0.0, CALL_S / 4) == pytest.approx(5 * CALL_S / 4 + 6 * CALL_S)
+    assert budget.first_s(CALL_S, 0.0, CALL_S / 4) == pytest.approx(6 * CALL_S / 4 + 6 * CALL_S)
     assert budget.rounds_s(2, CALL_S, 0.0, False) == pytest.approx(7 * CALL_S)
     assert budget.rounds_s(2, CALL_S, 0.0, True) == pytest.approx(10 * CALL_S)
 
@@ -222,13 +223,13 @@ def test_the_short_probe_is_planned_from_the_policys_start():
     assert budget.short_call_s(pol.search("argon2id"), {"m": 65536}, 0.02) == 0.02  # ≤ target
     assert budget.short_call_s(pol.search("bcrypt"), {}, CALL_S) == budget.SMALL_START_S
     plan = budget.Plan(60.0, CALL_S, 3, {}, short_s=budget.SMALL_START_S)
-    assert plan.first("c") == pytest.approx(rounds.START_S + 5 * budget.SMALL_START_S + 6 * CALL_S)
+    assert plan.first("c") == pytest.approx(rounds.START_S + 6 * budget.SMALL_START_S + 6 * CALL_S)
 
 
 def test_a_warm_cache_plans_no_verification_calls():
     warm = budget.Plan(60.0, CALL_S, 3, {"c": 0.0}, short_s=0.005, verify=0)
-    # the short probe: its untimed call and 2 timed; the probe at the target: 1 and 3
-    assert warm.first("c") == pytest.approx(3 * 0.005 + 4 * CALL_S)
+    # the short probe: its untimed call and 3 timed; the probe at the target: 1 and 3
+    assert warm.first("c") == pytest.approx(4 * 0.005 + 4 * CALL_S)
     cold = budget.Plan(60.0, CALL_S, 3, {"c": 0.0}, short_s=0.005)
     assert cold.first("c") - warm.first("c") == pytest.approx(
         budget.VERIFY_CALLS * (0.005 + CALL_S)

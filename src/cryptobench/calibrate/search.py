@@ -41,7 +41,12 @@ CLOSE_ENOUGH = 0.10
 MAX_PROBES = 7
 REFINE_PROBES = 2  # at most this many more when the nearest probe is off by > TOLERANCE
 PROBE_CALLS = 3  # a probe is the median of this many timed calls (one bench request)
-FIRST_PROBE_CALLS = 2  # the policy's start only steers the search: two timed calls
+# the policy's start only steers the search, but a median of two is their mean: three timed calls,
+# so that one slow call does not steer it (2026-11-29: java/bc Argon2id at t=1, m=64 MiB, 8 calls
+# in a fresh JVM, twice: 59.8 / 60.4 / 449.5 / 38.7 … ms and 55.9 / 57.7 / 441.4 / 40.0 … ms: its
+# third call grew the heap, touching every new page (AlwaysPreTouch); with two, the probe read
+# 475.7 ms, the search stopped at t=1, and its rounds measured 57.7 ms, −77% of the target)
+FIRST_PROBE_CALLS = 3
 VERIFY_CALLS = 2  # a probe's verification: another implementation's hash, its own verify
 # Argon2's time at fixed m is a fixed cost (allocating and first touching m) plus t passes; the
 # fixed cost in passes, a prior for the first prediction, from one probe, before a second gives
