@@ -148,6 +148,20 @@ def test_no_probe_past_the_searchs_share():
     assert [c[0] for c in calls] == [1, 14]  # no third timed request
 
 
+def test_no_unprobed_choice_from_a_line_that_does_not_rise():
+    # PBKDF2's probes at 10 000 and 40 000 iterations read the same 400 ms (a noisy first probe):
+    # no line to follow, the nearest probe stays the answer
+    sr = searcher("pbkdf2-sha256", lambda n: 400e6)
+    s = Search(Implementation("x/y", "x", "y", "1", {}, {}), "derive")
+    s.probes = [
+        {"value": 10_000, "ns": 400e6, "calls": 3},
+        {"value": 40_000, "ns": 400e6, "calls": 3},
+    ]
+    s.tried = {10_000: FakePrepared(10_000), 40_000: FakePrepared(40_000)}
+    sr.unprobed(s)
+    assert s.predicted == {} and "unprobed" not in s.stopped
+
+
 def test_no_unprobed_choice_where_the_line_expects_no_better():
     # bcrypt: cost 12 at 184 ms (-26%) and cost 13 at 368 ms (+47%): the law points back at 12
     s = search("bcrypt", lambda cost: 184e6 * 2.0 ** (cost - 12))

@@ -21,6 +21,7 @@ from cryptobench.measure.case import Prepared, noop_cases
 from cryptobench.measure.rounds import Rounds
 from cryptobench.plan.cases import Case
 from cryptobench.results import document
+from cryptobench.runtimes import session
 from cryptobench.runtimes.discovery import RuntimeSpec, discover
 from cryptobench.runtimes.session import Runtime
 
@@ -267,7 +268,7 @@ def test_node_runner_told_only_crypto_loads_no_other_library():
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU here: nothing to pin")
-def test_a_group_whose_calls_wait_on_a_thread_pool_runs_on_one_cpu(fake):
+def test_a_group_whose_calls_wait_on_a_thread_pool_runs_on_one_cpu(fake, monkeypatch):
     """runner.toml [run.one_cpu] (docs/methodology.md, "Calls that wait on a thread pool"):
     the groups of a library it names run with every thread on one CPU, the last usable one;
     every other process (the other library's groups, noop, the first full hello) on all."""
@@ -287,6 +288,9 @@ def test_a_group_whose_calls_wait_on_a_thread_pool_runs_on_one_cpu(fake):
     listed = document.start("run", None, 3, {}, {}, None, [rt], [])["implementations"]
     assert {i["library"]: i.get("one_cpu") for i in listed} == {"a": "awaits a pool", "b": None}
     rt.cpu = every[0]  # --pin puts every runner on one CPU already: nothing to say per library
+    assert rt.one_cpu_why("a") is None
+    rt.cpu = None
+    monkeypatch.setattr(session.shutil, "which", lambda name: None)  # no taskset: not pinned
     assert rt.one_cpu_why("a") is None
 
 

@@ -280,6 +280,8 @@ class Searcher:
             return
         if self.spec.scale == "linear":
             slope = (best["ns"] - near["ns"]) / (best["value"] - near["value"])
+            if slope <= 0:  # a line no faster as the cost grows: the probes' noise, no law
+                return
             ns = best["ns"] + slope * (nxt - best["value"])
         else:
             ns = best["ns"] * scale(self.spec, best["value"], nxt)

@@ -77,13 +77,14 @@ class Runtime:
         pool"). None: any other process, or fewer than 2 CPUs."""
         if not self.only or not set(self.only) <= set(self.spec.one_cpu):
             return None
-        cpus = sorted(os.sched_getaffinity(0))
-        return cpus[-1] if len(cpus) > 1 else None
+        return _last_cpu()
 
     def one_cpu_why(self, library: str) -> str | None:
         """Why ``library``'s group processes run on one CPU (None: they do not, or --pin
         already puts every runner on one)."""
-        return None if self.cpu is not None else self.spec.one_cpu.get(library)
+        if self.cpu is not None or _last_cpu() is None or not shutil.which("taskset"):
+            return None
+        return self.spec.one_cpu.get(library)
 
     def _hello_fields(self, known: bool) -> dict:
         """A fresh process of a runtime already described gets a brief hello, told which
@@ -169,6 +170,12 @@ class Runtime:
                 self.process.close()
                 self.process = None
             self.only = None if only is None else tuple(only)
+
+
+def _last_cpu() -> int | None:
+    """The last CPU this process may run on, where it may run on two or more."""
+    cpus = sorted(os.sched_getaffinity(0))
+    return cpus[-1] if len(cpus) > 1 else None
 
 
 def group_start_s(rt: Runtime, only: tuple[str, ...]) -> float | None:
