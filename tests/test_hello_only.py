@@ -5,6 +5,7 @@ runners' side runs the real runners (skipped with discovery's reason where they 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -291,6 +292,8 @@ def test_a_group_whose_calls_wait_on_a_thread_pool_runs_on_one_cpu(fake, monkeyp
     assert rt.one_cpu_why("a") is None
     rt.cpu = None
     monkeypatch.setattr(session.shutil, "which", lambda name: None)  # no taskset: not pinned
+    # read once a process: a fresh one, for this test only
+    monkeypatch.setattr(session, "_spare_cpu", functools.cache(session._spare_cpu.__wrapped__))
     assert rt.one_cpu_why("a") is None
 
 

@@ -268,10 +268,10 @@ class Searcher:
         best = self.nearest(s)
         if abs(off(best["ns"], self.target_ns)) <= TOLERANCE or len(s.probes) < 2:
             return
-        near = sorted(
+        near = min(
             (p for p in s.probes if p["value"] != best["value"]),
             key=lambda p: abs(off(p["ns"], self.target_ns)),
-        )[0]
+        )
         prev = (near["value"], near["ns"])
         nxt = predict(
             self.spec, self.prim, best["value"], best["ns"], self.target_ns, self.cap, prev

@@ -54,11 +54,7 @@ def here(runtimes) -> Here:
     live, _ = open_runtimes(list(runtimes), [])
     try:
         return Here(
-            [
-                results.implementation_dict(i, rt.one_cpu_why(i.library))
-                for rt in live
-                for i in rt.implementations
-            ],
+            results.implementation_dicts(live),
             group_starts(live),
             {rt.id for rt in live if rt.spec.compiles},
             {rt.id: rt.spec.warm_up_s for rt in live},

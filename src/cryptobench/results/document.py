@@ -48,6 +48,13 @@ def implementation_dict(i: Implementation, one_cpu: str | None = None) -> dict:
     }
 
 
+def implementation_dicts(live) -> list[dict]:
+    """Every implementation of the live runtimes, as the run document lists them."""
+    return [
+        implementation_dict(i, rt.one_cpu_why(i.library)) for rt in live for i in rt.implementations
+    ]
+
+
 def start(command: str, preset, seed: int, settings: dict, machine: dict, commit, live, skipped):
     """A new run document (status ``running``), before any case."""
     return {
@@ -62,11 +69,7 @@ def start(command: str, preset, seed: int, settings: dict, machine: dict, commit
         "settings": settings,
         "machine": machine,
         "runtimes": [rt.info for rt in live],
-        "implementations": [
-            implementation_dict(i, rt.one_cpu_why(i.library))
-            for rt in live
-            for i in rt.implementations
-        ],
+        "implementations": implementation_dicts(live),
         "skipped": [{"runtime": r, "reason": why} for r, why in skipped],
         "probes": [],
     }

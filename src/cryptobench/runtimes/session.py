@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import threading
@@ -77,14 +78,14 @@ class Runtime:
         pool"). None: any other process, or fewer than 2 CPUs."""
         if not self.only or not set(self.only) <= set(self.spec.one_cpu):
             return None
-        return _last_cpu()
+        return _spare_cpu()
 
     def one_cpu_why(self, library: str) -> str | None:
         """Why ``library``'s group processes run on one CPU (None: they do not, or --pin
         already puts every runner on one)."""
-        if self.cpu is not None or _last_cpu() is None or not shutil.which("taskset"):
-            return None
-        return self.spec.one_cpu.get(library)
+        return (
+            None if self.cpu is not None or _spare_cpu() is None else self.spec.one_cpu.get(library)
+        )
 
     def _hello_fields(self, known: bool) -> dict:
         """A fresh process of a runtime already described gets a brief hello, told which
@@ -172,10 +173,13 @@ class Runtime:
             self.only = None if only is None else tuple(only)
 
 
-def _last_cpu() -> int | None:
-    """The last CPU this process may run on, where it may run on two or more."""
+@functools.cache
+def _spare_cpu() -> int | None:
+    """The CPU [run.one_cpu]'s processes run on: the last this process may run on, where it
+    may run on two or more and taskset can pin to it (read once, before --pin moves the
+    orchestrator)."""
     cpus = sorted(os.sched_getaffinity(0))
-    return cpus[-1] if len(cpus) > 1 else None
+    return cpus[-1] if len(cpus) > 1 and shutil.which("taskset") else None
 
 
 def group_start_s(rt: Runtime, only: tuple[str, ...]) -> float | None:
