@@ -4,6 +4,7 @@ assertions: verdicts depend on the machine, their shape does not."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -200,3 +201,30 @@ def test_html_report_has_an_escaped_leak_section():
     page = html.render({**doc, "results": [case]})
     assert '<section id="leak">' in page and "<polyline" in page
     assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)" in page
+
+
+def test_an_unsteady_process_is_measured_again_in_its_place(monkeypatch):
+    """Six processes (the first two apart), the fourth's blocks scattered 20x: measured once
+    more as replicate AGAIN + 3 (the same role orientation), the old one kept with why."""
+    import numpy as np
+
+    fake = _fake_replicate((20.0, 0.0) + (20.0,) * 10)
+    asked = []
+
+    def replicate(t, cat, req, rep):
+        asked.append(rep)
+        m, ab, aa, v = fake(t, cat, req, rep)
+        if rep == 3:  # the unsteady process: its blocks' differences 20x wider
+            d = np.asarray(ab.diffs) * 20.0
+            low, high = stats.interval(d)
+            ab = replace(ab, diff_ns=float(np.mean(d)), low_ns=low, high_ns=high, diffs=tuple(d))
+        return m, ab, aa, v
+
+    monkeypatch.setattr(leak, "_replicate", replicate)
+    t = leak_targets.Target(None, None, "aes-128-gcm", "aead", "open", 4000)
+    record, _ = leak._measure_replicates(t, None, leak.LeakRequest("leak", None))
+    assert asked == [0, 1, 2, 3, 4, 5, leak.AGAIN + 3] and leak.AGAIN % 2 == 0
+    (old,) = record["replaced"]
+    assert old["replicate"] == 3 and "process 4's target blocks scattered" in old["why"]
+    assert record["replicates"][3]["diff_ns"] != old["target"]["diff_ns"]
+    assert len(record["replicates"]) == len(record["aa"]) == EDGE_REPLICATES

@@ -183,6 +183,8 @@ def test_report_rows_show_the_size_the_floor_and_the_a_a_rate():
     assert rows[0].floor == "0.90 ns" and rows[0].verdict.startswith("leak (replicated in 2,")
     assert rows[2].verdict == "difference not replicated"
     assert rows[3].verdict.startswith("leak (replicated in 5 of 6,")  # measured again
+    results[3]["leak"]["replaced"] = [{"replicate": 3, "why": "…", "target": {}, "aa": {}}]
+    assert leak_report.rows(results)[3].verdict.endswith("; 1 unsteady process measured again")
     assert leak_report.aa_rates(results) == {"rust": (1, 2), "go": (0, 1), "c": (0, 1)}
     assert leak_report.notes(results)[1].endswith("go 0/1, rust 1/2.")
     assert len(rows[0].cells()) == len(leak_report.COLUMNS)
@@ -311,3 +313,28 @@ def test_a_process_the_clock_cannot_resolve_still_counts_between_processes():
     half = math.sqrt(within**2 + scipy_stats.t.ppf(0.975, 1) ** 2 * tau2 / 2)
     assert math.isclose(both.high_ns - both.diff_ns, half, rel_tol=1e-9)
     assert both.low_ns < 0.0 and both.high_ns > 3.75
+
+
+def _processes(seed, sds, shift=0.0):
+    """One process per standard deviation of its 64 blocks' differences, around ``shift``."""
+    rng = np.random.default_rng(seed)
+    return [_process(rng.normal(shift, sd, 64)) for sd in sds]
+
+
+def test_an_unsteady_process_is_told_by_its_spread():
+    """Of six processes, the one whose blocks scatter 20x the others' (node/crypto's ECDSA
+    signing, 2026-11-28: ±8-11 µs against ±0.2-0.5 µs) is unsteady, in the target's or the
+    A/A measurement, with the ratio; steady processes, and two (which is unsteady, two
+    cannot say), give none."""
+    steady = _processes(31, [1.0] * 6)
+    noisy = _processes(32, [1.0, 1.0, 1.0, 20.0, 1.0, 1.0], shift=-70.0)
+    got = stats.unsteady(noisy, steady)
+    assert list(got) == [3] and got[3][1] == "target" and 12.0 < got[3][0] < 30.0
+    aa_noisy = _processes(33, [1.0, 1.0, 1.0, 1.0, 1.0, 20.0])
+    got = stats.unsteady(steady, aa_noisy)
+    assert list(got) == [5] and got[5][1] == "A/A"
+    assert stats.unsteady(steady, steady) == {}
+    assert stats.unsteady(noisy[2:4], steady[:2]) == {}
+    # chosen by the spread, not the difference: a steady process far off is not unsteady
+    off = [*steady[:5], _process(np.random.default_rng(34).normal(500.0, 1.0, 64))]
+    assert stats.unsteady(off, steady) == {}

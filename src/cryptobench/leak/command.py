@@ -31,6 +31,7 @@ from ..stats.leak import (
     leak_test,
     replicated_verdict,
     undecided,
+    unsteady,
 )
 from . import taint
 from .targets import (
@@ -54,6 +55,9 @@ BLOCK_MIN = 60
 NO_POWER = "no verdict: the early-exit control was not detected in this runtime (no power here)"
 NO_CONTROL = "no verdict: the early-exit control did not run in this runtime"
 DEFAULT_MEASUREMENTS = 50_000  # per measurement; a case takes 2 × (target + A/A) of them
+# an unsteady process's measurement again: replicate AGAIN + i in place of replicate i (the same
+# role orientation, AGAIN being even; inputs of their own, after the budget probe's draw)
+AGAIN = EDGE_REPLICATES + 2
 
 
 @dataclass
@@ -254,7 +258,7 @@ def _effect_dict(e) -> dict:
     }
 
 
-def _record(test, v, reps, aas, first: Measured) -> dict:
+def _record(test, v, reps, aas, first: Measured, replaced: list[dict]) -> dict:
     """The case's ``leak`` fields: the verdict and its effect, each measurement's effect, and
     dudect's tests on the first replicate (for the |t| curve)."""
     e = v.effect
@@ -271,6 +275,7 @@ def _record(test, v, reps, aas, first: Measured) -> dict:
         "method": METHOD,
         "replicates": [_effect_dict(r) for r in reps],
         "aa": [_effect_dict(a) for a in aas],
+        "replaced": replaced,
         "t": test.t,
         "test": test.test,
         "p_holm": test.p_holm,
@@ -287,7 +292,7 @@ def _record(test, v, reps, aas, first: Measured) -> dict:
 
 def _measure_replicates(t: Target, cat, req: LeakRequest):
     """The target's replicates, and more (up to EDGE_REPLICATES) while the first leave the
-    verdict undecided (stats.leak.undecided)."""
+    verdict undecided (stats.leak.undecided); then an unsteady process's measured again."""
     out = [_replicate(t, cat, req, rep) for rep in range(t.replicates)]
     reps, aas = [o[1] for o in out], [o[2] for o in out]
     v = replicated_verdict(reps, aas)
@@ -296,9 +301,29 @@ def _measure_replicates(t: Target, cat, req: LeakRequest):
             out.append(_replicate(t, cat, req, rep))
         reps, aas = [o[1] for o in out], [o[2] for o in out]
         v = replicated_verdict(reps, aas)
+    replaced = _measure_unsteady_again(t, cat, req, out)
+    if replaced:
+        reps, aas = [o[1] for o in out], [o[2] for o in out]
+        v = replicated_verdict(reps, aas)
     first = out[0][0]
     test = leak_test(first.ns, first.classes, first.blocks)
-    return _record(test, v, reps, aas, first), out[0][3]
+    return _record(test, v, reps, aas, first, replaced), out[0][3]
+
+
+def _measure_unsteady_again(t: Target, cat, req: LeakRequest, out: list) -> list[dict]:
+    """Each unsteady process (stats.leak.unsteady: three or more) measured once more in a
+    fresh one, in its place in ``out``; what the record keeps of each replaced one, and why."""
+    reps, aas = [o[1] for o in out], [o[2] for o in out]
+    replaced = []
+    for i, (ratio, which) in unsteady(reps, aas).items():
+        why = (
+            f"process {i + 1}'s {which} blocks scattered {ratio:.0f}x the other processes' "
+            "(standard error over their median): measured again in a fresh process"
+        )
+        old = {"target": _effect_dict(reps[i]), "aa": _effect_dict(aas[i])}
+        replaced.append({"replicate": i, "why": why, **old})
+        out[i] = _replicate(t, cat, req, AGAIN + i)
+    return replaced
 
 
 def measure(t: Target, cat, req: LeakRequest) -> dict:

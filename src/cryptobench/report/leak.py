@@ -103,10 +103,13 @@ def verdict_text(lk: dict) -> str:
     if "summary" not in lk or lk["verdict"].startswith("no verdict"):
         return lk["verdict"].split(" (")[0]  # count and detectable shift have their columns
     if lk["verdict"] == "leak":
-        return f"leak (replicated in {_beyond(lk)}, beyond the A/A floor)"
-    if lk["verdict"] == "not replicated":
-        return "difference not replicated"
-    return lk["summary"]
+        text = f"leak (replicated in {_beyond(lk)}, beyond the A/A floor)"
+    elif lk["verdict"] == "not replicated":
+        text = "difference not replicated"
+    else:
+        text = lk["summary"]
+    n = len(lk.get("replaced") or [])
+    return f"{text}; {n} unsteady process{'es' if n > 1 else ''} measured again" if n else text
 
 
 def _beyond(lk: dict) -> str:
@@ -194,7 +197,8 @@ NOTE = (
     "fresh inputs each, the classes' roles swapped in one), each time with its A/A pair; a "
     "case those leave undecided (one beyond the floor, both off zero but not beyond it, or two "
     f"processes apart) up to "
-    f"{stats.EDGE_REPLICATES} times. "
+    f"{stats.EDGE_REPLICATES} times; of three or more, a process whose blocks scattered more "
+    f"than {stats.UNSTEADY:.0f}× the others' is measured again in its place. "
     "Difference: class B − class A, per block (one request, its calls prepared afresh) the "
     f"difference of the classes' {stats.TRIM:.0%} trimmed means, their mean over the blocks "
     "with a 95% "

@@ -376,8 +376,40 @@ CONTROL_REPLICATES = 6
 EDGE_REPLICATES = 6
 
 
+# a process whose blocks scatter this many times more than the other processes' (its
+# standard error over their median's) is measured again (``unsteady``: rule 7)
+UNSTEADY = 5.0
+
+
 def _apart(a: Effect, b: Effect) -> bool:
     return a.high_ns < b.low_ns or b.high_ns < a.low_ns
+
+
+def _scatter(e: Effect) -> float:
+    """A measurement's standard error over its blocks; NaN without one (too few blocks)."""
+    return e.se if e.blocks > 2 and math.isfinite(e.half_width) else math.nan
+
+
+def unsteady(reps: list[Effect], aas: list[Effect]) -> dict[int, tuple[float, str]]:
+    """The processes (by replicate index) whose target or A/A measurement scattered far beyond
+    the other processes': its blocks' standard error more than UNSTEADY times the median of
+    the others' (three processes at least, so the others can say what steady is), with that
+    ratio and which measurement ("target" or "A/A"; the larger). Such a process (a collection
+    or a neighbour over some of its blocks: node/crypto's ECDSA signing had one process whose
+    blocks spread ±8-11 µs, the other five ±0.2-0.5 µs) weighs in the pooled mean like every
+    other, and moved a verdict between two identical runs. It is chosen by its spread, never
+    by its difference (docs/methodology.md, "Verdict", rule 7)."""
+    out: dict[int, tuple[float, str]] = {}
+    for series, name in ((reps, "target"), (aas, "A/A")):
+        se = [_scatter(e) for e in series]
+        if len(se) < 3:
+            continue
+        for i, x in enumerate(se):
+            others = [y for j, y in enumerate(se) if j != i and math.isfinite(y)]
+            steady = float(np.median(others)) if len(others) >= 2 else math.nan
+            if math.isfinite(x) and steady > 0 and x > UNSTEADY * steady:
+                out[i] = max(out.get(i, (0.0, "")), (x / steady, name))
+    return dict(sorted(out.items()))
 
 
 def undecided(reps: list[Effect], v: Verdict) -> bool:
