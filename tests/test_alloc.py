@@ -101,7 +101,7 @@ class AllocRuntime:
         self.warm_up_s = 0.0
         self.cpu, self.readings, self.answers = None, list(readings), 0
 
-    def stop(self, only=None) -> None:
+    def stop(self, only=None, wait=True) -> None:
         pass
 
     def request(self, op, timeout, **f):

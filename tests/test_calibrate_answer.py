@@ -33,7 +33,7 @@ class FakeRuntime:
     def __init__(self, rid: str, call_s: float, jit: bool):
         self.id, self.call_s, self.compiles, self.log = rid, call_s, jit, []
 
-    def stop(self, only=None) -> None:
+    def stop(self, only=None, wait=True) -> None:
         self.log.append("stop")
 
     def request(self, op, timeout, **f):

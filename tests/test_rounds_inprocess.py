@@ -31,7 +31,7 @@ class FakeRuntime:
         self.compiles, self.warm_up_s = jit, warm_up_s
         self.stops, self.log = 0, []
 
-    def stop(self, only=None) -> None:
+    def stop(self, only=None, wait=True) -> None:
         self.stops += 1
         self.log.append("stop")
 
@@ -164,7 +164,7 @@ class SlowProcess(FakeRuntime):
         super().__init__("c", isolate=False, jit=False)
         self.process, self.slow, self.fresh = 0, set(slow), True
 
-    def stop(self, only=None):
+    def stop(self, only=None, wait=True):
         super().stop()
         self.fresh = True
 
@@ -291,7 +291,7 @@ def test_each_runtime_s_group_start_is_timed_once_with_its_group_s_library():
             super().__init__(rid, isolate=False, jit=False)
             self.fails, self.only, self.started = fails, None, []
 
-        def stop(self, only=None):
+        def stop(self, only=None, wait=True):
             super().stop(only)
             self.only = only
 
@@ -332,7 +332,7 @@ class AlternatingProcess(FakeRuntime):
         super().__init__("c", isolate=False, jit=False)
         self.process, self.fresh = 0, True
 
-    def stop(self, only=None):
+    def stop(self, only=None, wait=True):
         super().stop()
         self.fresh = True
 

@@ -39,3 +39,52 @@ def test_close_ends_a_runner_that_ignores_eof():
     runner.proc.stdout.readline()
     runner.close(grace=0.05)
     assert runner.proc.returncode == -9
+
+
+def _runner(code: str) -> protocol.RunnerProcess:
+    runner = protocol.RunnerProcess([sys.executable, "-c", code], ".")
+    runner.proc = subprocess.Popen(
+        runner.argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    return runner
+
+
+def test_a_process_told_to_end_without_waiting_is_reaped_before_anything_else():
+    """close(wait=False) returns while the process still runs (it ends while the next group's
+    starts); reap_exiting waits for it, and kills one that lingers past its grace."""
+    ends = _runner("import sys, time; sys.stdin.read(); time.sleep(0.3)")
+    lingers = _runner("import time; time.sleep(60)")
+    ends.close(grace=30, wait=False)
+    lingers.close(grace=0.05, wait=False)
+    assert ends.proc.poll() is None and lingers.proc.poll() is None
+    protocol.reap_exiting()
+    assert ends.proc.returncode == 0 and lingers.proc.returncode == -9
+    protocol.reap_exiting()  # nothing left: returns at once
+
+
+def test_every_request_but_a_hello_waits_for_ending_processes(monkeypatch):
+    """A hello (a process starting) goes on while an earlier group's process ends; any other
+    request may be timed, so it waits until none is ending."""
+    import threading
+
+    echo = (
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    print(json.dumps({'id': m['id'], 'ok': True, 'result': {}}), flush=True)\n"
+    )
+    reaped = []
+    monkeypatch.setattr(protocol, "reap_exiting", lambda: reaped.append(True))
+    runner = _runner(echo)
+    threading.Thread(target=runner._pump_stdout, daemon=True).start()
+    try:
+        runner.request("hello", timeout=30)
+        assert reaped == []
+        runner.request("bench", timeout=30)
+        assert reaped == [True]
+    finally:
+        runner.close()

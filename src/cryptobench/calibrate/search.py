@@ -115,6 +115,16 @@ def scale(spec: policy_mod.Search, value: int, other: int) -> float:
     return other / value
 
 
+def rising(value: int, ns: float, prev) -> float | None:
+    """The ns per unit of the line through (``value``, ``ns``) and ``prev`` = (value, ns) of
+    another probe, where it rises with the cost; None otherwise (no other probe, or one no
+    faster as the cost grows: the probes' noise, no law)."""
+    if prev is None or prev[0] == value:
+        return None
+    slope = (ns - prev[1]) / (value - prev[0])  # Argon2: a fixed cost plus t passes
+    return slope if slope > 0 else None
+
+
 def predict(spec, prim, value: int, ns: float, target_ns: float, cap, prev=None) -> int:
     """The value the scaling law says takes ``target_ns``, from a probe (and, for a linear
     law, the line through it and ``prev`` = (value, ns) of another probe), within bounds."""
@@ -126,10 +136,9 @@ def predict(spec, prim, value: int, ns: float, target_ns: float, cap, prev=None)
     else:
         fixed = FIXED_PASSES if spec.memory_param else 0.0  # time ∝ value + fixed
         nxt = (value + fixed) * ratio - fixed
-        if prev is not None and prev[0] != value and prev[1] != ns:
-            slope = (ns - prev[1]) / (value - prev[0])  # Argon2: a fixed cost plus t passes
-            if slope > 0 and value + (target_ns - ns) / slope > 0:
-                nxt = value + (target_ns - ns) / slope
+        slope = rising(value, ns, prev)
+        if slope and value + (target_ns - ns) / slope > 0:
+            nxt = value + (target_ns - ns) / slope
         nxt = round(nxt, -3) if nxt >= 10_000 else round(nxt)
     lo, hi = bounds(spec, prim, cap)
     return int(min(max(nxt, lo), hi if hi is not None else nxt))
@@ -279,8 +288,8 @@ class Searcher:
         if nxt in s.tried:
             return
         if self.spec.scale == "linear":
-            slope = (best["ns"] - near["ns"]) / (best["value"] - near["value"])
-            if slope <= 0:  # a line no faster as the cost grows: the probes' noise, no law
+            slope = rising(best["value"], best["ns"], prev)
+            if not slope:
                 return
             ns = best["ns"] + slope * (nxt - best["value"])
         else:

@@ -13,13 +13,16 @@ import os
 import time
 
 from .. import stats
+from ..runtimes.protocol import reap_exiting
 
 CALLS, BATCHES = 2000, 9
 _MSG = bytes(range(256)) * 4
 
 
 def measure(cpu: int | None = None) -> dict:
-    """Probe once; on ``cpu`` when given (the runners' CPU under ``--pin``)."""
+    """Probe once; on ``cpu`` when given (the runners' CPU under ``--pin``), once every
+    runner process told to end has ended."""
+    reap_exiting()
     pinned = cpu is not None and hasattr(os, "sched_setaffinity")  # not on macOS
     before = os.sched_getaffinity(0) if pinned else None
     if pinned:

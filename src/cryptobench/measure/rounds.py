@@ -423,8 +423,10 @@ class Rounds:
     def _done_with(self, rt: Runtime) -> None:
         """A group's process ends with the group: no runner process is left alive (compiling,
         collecting) beside the next group, and no group inherits another's process state
-        (docs/methodology.md, "Why whole rounds ran slow")."""
-        rt.stop()
+        (docs/methodology.md, "Why whole rounds ran slow"). It exits while the next group's
+        process starts, and is reaped before that one's first timed request or the next
+        round's drift probe (protocol.reap_exiting)."""
+        rt.stop(wait=False)
 
     def result_of(self, p: Prepared) -> dict:
         """A case's row after the rounds so far."""

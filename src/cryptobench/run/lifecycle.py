@@ -21,6 +21,7 @@ from rich.console import Console
 from ..errors import DataError
 from ..results import document as results
 from ..results import identity, machine
+from ..runtimes.protocol import reap_exiting
 from ..store import liveness
 from ..store.sql import RunStore, StoreLost
 from ..store.sqlite import open_store
@@ -40,6 +41,7 @@ def stopping(runtimes: Callable[[], Iterable]) -> Iterator[None]:
             if id(rt) not in seen:
                 seen.add(id(rt))
                 rt.stop()
+        reap_exiting()  # a group's process that was ending while the run stopped
 
 
 def document(command: str, preset, seed: int, settings: dict, live, skipped, **who) -> dict:

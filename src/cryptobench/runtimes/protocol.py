@@ -45,6 +45,24 @@ class RemoteError(Exception):
         super().__init__(f"{kind}: {message}")
 
 
+# Processes told to end (EOF) without waiting (RunnerProcess.close(wait=False)): a group's
+# process exits while the next group's starts, and is reaped before anything is timed
+# (``reap_exiting``: every request but a hello waits for it).
+_exiting: list[RunnerProcess] = []
+_exiting_lock = threading.Lock()
+
+
+def reap_exiting() -> None:
+    """Wait until every process told to end without waiting has ended, each killed (its
+    process group) once its grace is spent: called before anything is timed, so no runner
+    process of an earlier group is alive beside it (docs/methodology.md, "Why whole rounds
+    ran slow")."""
+    with _exiting_lock:
+        procs, _exiting[:] = list(_exiting), []
+    for p in procs:
+        p.finish(max(0.0, p.deadline - time.monotonic()))
+
+
 def _exits(proc: subprocess.Popen, timeout: float) -> bool:
     """Wait up to ``timeout`` s for the process to end and reap it, woken the moment it ends
     (a pidfd): Popen.wait(timeout) polls at 0.5, 1, 2 … 50 ms, so a runner that took 31 ms to
@@ -105,12 +123,24 @@ class RunnerProcess:
             raise RunnerFailure("protocol", f"speaks protocol {hello.get('protocol')!r}, not 1")
         return hello
 
-    def close(self, grace: float = 2.0) -> None:
-        """EOF on stdin (the runner exits 0), then end the process group if it lingers."""
+    def close(self, grace: float = 2.0, wait: bool = True) -> None:
+        """EOF on stdin (the runner exits 0), then end the process group if it lingers.
+        ``wait`` False: return at once; the process ends while the caller goes on (the next
+        group's process starting), and ``reap_exiting`` waits for it before anything is
+        timed."""
         if not self.proc:
             return
         with contextlib.suppress(OSError):
             self.proc.stdin.close()
+        if wait:
+            self.finish(grace)
+            return
+        self.deadline = time.monotonic() + grace
+        with _exiting_lock:
+            _exiting.append(self)
+
+    def finish(self, grace: float) -> None:
+        """Wait up to ``grace`` s for the process to exit, then end its process group."""
         if not _exits(self.proc, grace):
             self.kill()
         self._kill_group()
@@ -146,6 +176,8 @@ class RunnerProcess:
         """Send one request and return its ``result``; raise RemoteError or RunnerFailure."""
         if not self.alive:
             raise RunnerFailure("crashed", f"{self.name} is not running", self.stderr_tail())
+        if op != "hello":  # a hello only starts a process: any other request may be timed
+            reap_exiting()
         rid = self._next_id
         self._next_id += 1
         payload = json.dumps({"id": rid, "op": op, **fields}, separators=(",", ":")) + "\n"

@@ -162,13 +162,14 @@ class Runtime:
         """A group's warm-up in each fresh process, its sizes in turn (measure/warmup.py)."""
         return self.spec.warm_up_s
 
-    def stop(self, only: tuple[str, ...] | None = None) -> None:
+    def stop(self, only: tuple[str, ...] | None = None, wait: bool = True) -> None:
         """End the process (EOF); the next request starts a fresh one, not counted as a
         restart. ``only``: the libraries that one serves (a group's, docs/protocol.md
-        `hello`); None: every library."""
+        `hello`); None: every library. ``wait`` False: the process ends while the next one
+        starts, reaped before anything is timed (protocol.reap_exiting)."""
         with self.lock:
             if self.process:
-                self.process.close()
+                self.process.close(wait=wait)
                 self.process = None
             self.only = None if only is None else tuple(only)
 
