@@ -338,3 +338,18 @@ def test_an_unsteady_process_is_told_by_its_spread():
     # chosen by the spread, not the difference: a steady process far off is not unsteady
     off = [*steady[:5], _process(np.random.default_rng(34).normal(500.0, 1.0, 64))]
     assert stats.unsteady(off, steady) == {}
+
+
+def test_the_fraction_is_of_class_a_whatever_the_classes_share():
+    """An early-exit control's classes lie far apart (31 against 297 ns): the difference is a
+    fraction of class A's median in both role orientations, whichever class has more of the
+    measurements (both classes' median fell on either, 2026-11-29: 857% then 102%)."""
+    rng = np.random.default_rng(41)
+    for swap in (False, True):
+        for share_b in (0.45, 0.55):
+            n = 20_000
+            classes = (rng.random(n) < (1 - share_b if swap else share_b)).astype(int)
+            is_b = classes == (0 if swap else 1)
+            ns = np.round(np.where(is_b, 297.0, 31.0) + rng.normal(0.0, 2.0, n))
+            e = stats.effect(ns, classes, block_ids(n, 64), sign=-1 if swap else 1)
+            assert e.median_ns == 31.0 and 265.0 < e.diff_ns < 267.0
