@@ -294,20 +294,22 @@ def _measure_replicates(t: Target, cat, req: LeakRequest):
     """The target's replicates, and more (up to EDGE_REPLICATES) while the first leave the
     verdict undecided (stats.leak.undecided); then an unsteady process's measured again."""
     out = [_replicate(t, cat, req, rep) for rep in range(t.replicates)]
-    reps, aas = [o[1] for o in out], [o[2] for o in out]
-    v = replicated_verdict(reps, aas)
+    reps, aas, v = _decided(out)
     if undecided(reps, v):
-        for rep in range(len(out), EDGE_REPLICATES):
-            out.append(_replicate(t, cat, req, rep))
-        reps, aas = [o[1] for o in out], [o[2] for o in out]
-        v = replicated_verdict(reps, aas)
+        out += [_replicate(t, cat, req, rep) for rep in range(len(out), EDGE_REPLICATES)]
+        reps, aas, v = _decided(out)
     replaced = _measure_unsteady_again(t, cat, req, out)
     if replaced:
-        reps, aas = [o[1] for o in out], [o[2] for o in out]
-        v = replicated_verdict(reps, aas)
+        reps, aas, v = _decided(out)
     first = out[0][0]
     test = leak_test(first.ns, first.classes, first.blocks)
     return _record(test, v, reps, aas, first, replaced), out[0][3]
+
+
+def _decided(out: list) -> tuple[list, list, object]:
+    """The replicates' target effects, their A/A effects and the verdict on them."""
+    reps, aas = [o[1] for o in out], [o[2] for o in out]
+    return reps, aas, replicated_verdict(reps, aas)
 
 
 def _measure_unsteady_again(t: Target, cat, req: LeakRequest, out: list) -> list[dict]:
