@@ -54,14 +54,14 @@ def values(s: Search) -> list[int]:
 
 
 # -- the probe ---------------------------------------------------------------------------------
-def test_a_probe_is_the_median_of_several_calls():
-    times = iter([[9e6, 2e6, 3e6, 2.5e6, 2.8e6]])
-    seen = []
+def probe_of(times: list[float], seen: list | None = None) -> tuple[dict, Search]:
+    """A second probe (bcrypt cost 6) whose bench returns ``times``, one call each."""
+    seen = [] if seen is None else seen
 
     def bench(p):
         def run(iterations, batches, timeout):
             seen.append((iterations, batches))
-            return [{"iterations": 1, "ns": ns} for ns in next(times)]
+            return [{"iterations": 1, "ns": ns} for ns in times]
 
         return run
 
@@ -70,10 +70,45 @@ def test_a_probe_is_the_median_of_several_calls():
     sr = Searcher(spec, cat.get("bcrypt"), TARGET, None, lambda s, v: FakePrepared(v), bench)
     s = Search(Implementation("x/y", "x", "y", "1", {}, {}), "verify")
     s.probes = [{"value": 5, "ns": 1.4e6, "calls": FIRST_PROBE_CALLS}]  # the search's first
-    p = sr.probe(s, 6)
+    return sr.probe(s, 6), s
+
+
+def test_a_probe_is_the_median_of_several_calls():
+    seen = []
+    p, s = probe_of([2.9e6, 2e6, 3e6, 2.5e6, 2.8e6], seen)
     assert seen == [(1, PROBE_CALLS)] and PROBE_CALLS >= 3  # one request, several single calls
     assert p["ns"] == 2.8e6 and p["calls"] == 5  # the median, not the first or fastest call
+    assert p["by"] == "median" and p["spread"] == [2e6, 3e6]
     assert 6 in s.tried
+
+
+def test_a_probe_whose_calls_disagree_steers_by_the_fastest():
+    # java/bc's first probe of Argon2id at t=1 (2026-11-29): compiling, steady, the heap growing
+    p, _ = probe_of([221.6e6, 64.9e6, 938.7e6])
+    assert p["ns"] == 64.9e6 and p["by"] == "fastest"
+    # … within 1.5× of each other they are one speed: the median
+    assert probe_of([100e6, 149e6, 120e6])[0]["ns"] == 120e6
+
+
+def test_the_search_is_not_stopped_by_a_first_probe_whose_calls_disagree():
+    # a JIT's first calls at t=1 (~60 ms steady) read 221.6 / 64.9 / 938.7 ms: by their median
+    # the law pointed back at t=1 and the search ended there; by the fastest it goes on
+    calls = iter([[221.6e6, 64.9e6, 938.7e6]])
+
+    def bench(p):
+        def run(iterations, batches, timeout):
+            law = [{"iterations": 1, "ns": 60e6 * (p.value + 0.5) / 1.5}] * batches
+            return [{"iterations": 1, "ns": ns} for ns in next(calls, [])] or law
+
+        return run
+
+    cat = catalog.load()
+    spec = policy.load(cat).search("argon2id")
+    sr = Searcher(spec, cat.get("argon2id"), TARGET, None, lambda s, v: FakePrepared(v), bench)
+    s = Search(Implementation("x/y", "x", "y", "1", {}, {}), "derive")
+    sr.run(s, share_s=1e9)
+    assert values(s)[0] == 1 and s.prepared.value > 1
+    assert abs(s.probes[-1]["ns"] / TARGET - 1) <= 0.15
 
 
 # -- the neighbour probe -------------------------------------------------------------------------
@@ -154,8 +189,8 @@ def test_no_unprobed_choice_from_a_line_that_does_not_rise():
     sr = searcher("pbkdf2-sha256", lambda n: 400e6)
     s = Search(Implementation("x/y", "x", "y", "1", {}, {}), "derive")
     s.probes = [
-        {"value": 10_000, "ns": 400e6, "calls": 3},
-        {"value": 40_000, "ns": 400e6, "calls": 3},
+        {"value": 10_000, "ns": 400e6, "calls": 3, "by": "median"},
+        {"value": 40_000, "ns": 400e6, "calls": 3, "by": "median"},
     ]
     s.tried = {10_000: FakePrepared(10_000), 40_000: FakePrepared(40_000)}
     sr.unprobed(s)
@@ -182,7 +217,7 @@ def verdict(pid: str, cap=None) -> Verdict:
 
 def probed(*pairs) -> Search:
     s = Search(Implementation("x/y", "x", "y", "1", {}, {}), "verify")
-    s.probes = [{"value": v, "ns": ns, "calls": PROBE_CALLS} for v, ns in pairs]
+    s.probes = [{"value": v, "ns": ns, "calls": PROBE_CALLS, "by": "median"} for v, ns in pairs]
     return s
 
 
@@ -268,3 +303,20 @@ def test_the_table_says_which_value_is_nearer_and_by_how_much():
         in (v.notes[-1])
     )
     assert v.notes[-1].endswith("cost=11 is nearer (the answer given)")
+
+
+def test_the_table_says_how_many_rounds_its_times_are_of():
+    from cryptobench.report import calibration
+
+    run = {"calibration": {"param": "t", "tolerance": 0.15}, "settings": {"rounds": 3}}
+    rows = []
+    for n in (3, 8):  # narrowing gave the second row five more rounds
+        r = {"status": "ok", "median_ns": 250e6, "ci_low_ns": 240e6, "ci_high_ns": 260e6}
+        r |= {"implementation": f"x/{n}", "library_version": "1", "operation": "verify"}
+        r |= {"params": {"m": 65536, "t": 3, "p": 1}, "flags": [], "rounds": [{}] * n}
+        r["calibration"] = verdict("argon2id").describe(probed((3, 250e6)), r["params"], r)
+        rows.append(r)
+    notes = calibration.view({"run": run, "results": rows}).notes
+    assert any(n.startswith("ms: geometric mean of 3–8 rounds' medians") for n in notes)
+    notes = calibration.view({"run": run, "results": rows[:1]}).notes
+    assert any(n.startswith("ms: geometric mean of 3 rounds' medians") for n in notes)

@@ -73,6 +73,14 @@ class Request:
     reverify: bool = False  # ignore the cache of verified answers (and rewrite it)
 
 
+def how(p: dict) -> str:
+    """What a probe's time is (search.Searcher.probe), as its line says it."""
+    if p["by"] == "fastest":
+        low, high = p["spread"]
+        return f"fastest of {p['calls']} calls, {low / 1e6:.1f}–{high / 1e6:.1f} ms: they disagree"
+    return f"median of {p['calls']} calls"
+
+
 class Calibration:
     """One `calibrate` invocation: searches, then rounds, stored as one run."""
 
@@ -327,8 +335,7 @@ class Calibration:
         self.searcher(rt).run(s, share)
         for p in s.probes:
             self.console.print(
-                f"  {self.spec.param}={p['value']}: {p['ns'] / 1e6:.1f} ms "
-                f"(median of {p['calls']} calls)",
+                f"  {self.spec.param}={p['value']}: {p['ns'] / 1e6:.1f} ms ({how(p)})",
                 markup=False,
             )
         for value, ns in s.predicted.items():

@@ -1,10 +1,11 @@
 """The search of `calibrate`, per implementation: probes of the cost parameter, each verified
-like any case and timed as a short batch of calls (the median of ``PROBE_CALLS``), so that a
-probe predicts the median the rounds will measure; the next probe comes from the primitive's
-scaling law (catalog/policy.toml). A probe within ±10% of the target ends the search (the
-rounds decide); so does the search's share of the time budget, before a probe that would not fit
-in it. When the nearest probe is more than ±15% off the target, the value the law predicts from
-it, or else the adjacent step on the other side of the target, is probed too and the nearer kept
+like any case and timed as a short batch of calls (the median of ``PROBE_CALLS``, or the fastest
+where they disagree), so that a probe predicts the median the rounds will measure; the next
+probe comes from the primitive's scaling law (catalog/policy.toml). A probe within ±10% of the
+target ends the search (the rounds decide); so does the search's share of the time budget,
+before a probe that would not fit in it. When the nearest probe is more than ±15% off the
+target, the value the law predicts from it, or else the adjacent step on the other side of the
+target, is probed too and the nearer kept
 (docs/methodology.md, "calibrate").
 
 The searcher is given how to verify a case at a value (``prepare``) and how to time it
@@ -47,6 +48,13 @@ PROBE_CALLS = 3  # a probe is the median of this many timed calls (one bench req
 # third call grew the heap, touching every new page (AlwaysPreTouch); with two, the probe read
 # 475.7 ms, the search stopped at t=1, and its rounds measured 57.7 ms, −77% of the target)
 FIRST_PROBE_CALLS = 3
+# calls further apart than this (slowest / fastest) are not one speed: something only added to
+# some of them (a JIT compiling, a heap growing, a collection), and the probe steers by the
+# fastest. 2026-11-29 05:47, `calibrate argon2id --target 250ms`: java/bc's first probe at t=1
+# took 221.6 / 64.9 / 938.7 ms (compiling, steady, the heap growing), its median stopped the
+# search at t=1 (-11% by the probe; its calls take ~60 ms, -76%); calls that agree lie within
+# a few per cent of each other (the other 15 implementations' probes: 0.1-8%)
+DISAGREE = 1.5
 VERIFY_CALLS = 2  # a probe's verification: another implementation's hash, its own verify
 # Argon2's time at fixed m is a fixed cost (allocating and first touching m) plus t passes; the
 # fixed cost in passes, a prior for the first prediction, from one probe, before a second gives
@@ -165,8 +173,8 @@ class Searcher:
 
     def probe(self, s: Search, value: int) -> dict:
         """One probe: the median of PROBE_CALLS single calls (FIRST_PROBE_CALLS for the first
-        probe of a search, which only steers it), after the request's untimed (verified) call;
-        the first call of a fresh value is no longer the one timed."""
+        probe of a search), after the request's untimed (verified) call, so the first call of
+        a fresh value is not the one timed; the fastest where the calls disagree (DISAGREE)."""
         p = self.prepare(s, value)
         expected = self._guess(s, value)
         calls = PROBE_CALLS if s.probes else FIRST_PROBE_CALLS
@@ -174,8 +182,17 @@ class Searcher:
         samples = self.bench(p)(1, calls, timeout)
         per_call = [x["ns"] / x["iterations"] for x in samples]
         s.tried[value], s.samples[value] = p, samples
-        ns = float(statistics.median(per_call))
-        return {"value": value, "ns": ns, "calls": len(per_call), "verification": p.verification}
+        ns, by = float(statistics.median(per_call)), "median"
+        if max(per_call) > DISAGREE * min(per_call):
+            ns, by = float(min(per_call)), "fastest"
+        return {
+            "value": value,
+            "ns": ns,
+            "calls": len(per_call),
+            "by": by,
+            "spread": [min(per_call), max(per_call)],
+            "verification": p.verification,
+        }
 
     def _guess(self, s: Search, value: int) -> float:
         """The expected ns of a probe (for its timeout), from the last one."""

@@ -135,7 +135,8 @@ def search_info(s: Search) -> dict:
     info = {
         "operation": s.operation,
         "probes": [
-            {"value": p["value"], "ms": p["ns"] / 1e6, "calls": p["calls"]} for p in s.probes
+            {"value": p["value"], "ms": p["ns"] / 1e6, "calls": p["calls"], "by": p["by"]}
+            for p in s.probes
         ],
         "search_stopped": s.stopped,
     }

@@ -90,7 +90,7 @@ def view(doc: dict) -> View:
         f"searched {param}* ({c.get('scale')}) · fixed {fixed}"
     )
     notes += [
-        f"ms: geometric mean of {run.get('settings', {}).get('rounds', '?')} rounds' medians, "
+        f"ms: geometric mean of {_rounds(doc, run)} rounds' medians, "
         "95% interval over rounds (docs/methodology.md); '!' = outside ±"
         f"{c.get('tolerance', 0.15):.0%} of the target, '?' = flagged (see --format json)",
         f"attacker's view: guesses/s on one core = 1000 / ms; {c.get('keyspace_text')}; "
@@ -117,3 +117,14 @@ def _steps(doc: dict, param: str) -> list[str]:
             est = ", ".join(f"{param}={n['value']} ≈ {n['ms_estimated']:.0f} ms" for n in nb)
             parts.append(f"{r['implementation']} off target; by the scaling law: {est}")
     return parts
+
+
+def _rounds(doc: dict, run: dict) -> str:
+    """How many rounds the rows' times are of: the planned number, or the range where
+    narrowing gave some rows more (or the budget fewer)."""
+    counts = {len(r.get("rounds") or []) for r in doc["results"] if r.get("status") == "ok"}
+    counts.discard(0)
+    if not counts:
+        return str(run.get("settings", {}).get("rounds", "?"))
+    lo, hi = min(counts), max(counts)
+    return str(lo) if lo == hi else f"{lo}–{hi}"
