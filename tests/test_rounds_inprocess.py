@@ -459,3 +459,28 @@ def test_a_group_with_nothing_left_to_measure_starts_no_process():
     # every round stops what is left of the last one; only round 1 starts (and ends) the
     # group's process: its refusals end both cases, and no later round starts one for them
     assert rt.stops == 8 + 2 and len(_processes(rt.log)) == 1
+
+
+def test_processes_a_group_s_verification_started_end_with_the_group():
+    # a first round's salted hash is verified by every implementation: their processes
+    # (other runtimes) started for it end with the group, none lives on beside the next one
+    rt = FakeRuntime("py", isolate=True, jit=False)
+    rt.process = None
+    other, idle = FakeRuntime("node", True, False), FakeRuntime("go", True, False)
+    other.process, idle.process = object(), None  # node's verifying process is alive
+
+    def stop(only=None, wait=True):
+        other.log.append(("stop", wait))
+        other.process = None
+
+    other.stop = stop
+
+    class Verifier:
+        runtimes = {"py": rt, "node": other, "go": idle}
+
+    store = MemoryStore()
+    run = {"id": "r", "seed": 1, "probes": [], "machine": {}}
+    policy = sampling.Policy(budget_s=0.2)
+    Rounds({rt.key: rt}, Verifier(), store, run, policy, rounds=1).measure(_prepared("py"))
+    assert other.log == [("stop", False)] and other.process is None  # exits while py goes on
+    assert idle.stops == 0  # a runtime with no process is left alone

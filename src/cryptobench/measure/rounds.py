@@ -423,10 +423,16 @@ class Rounds:
     def _done_with(self, rt: Runtime) -> None:
         """A group's process ends with the group: no runner process is left alive (compiling,
         collecting) beside the next group, and no group inherits another's process state
-        (docs/methodology.md, "Why whole rounds ran slow"). It exits while the next group's
+        (docs/methodology.md, "Why whole rounds ran slow"). So do the other runtimes'
+        processes its verification started (a first round's salted hash verified by every
+        implementation, a randomised output used elsewhere: measure.case.measure_round), which
+        lived on, idle, until their runtime's next group. Each exits while the next group's
         process starts, and is reaped before that one's first timed request or the next
         round's drift probe (protocol.reap_exiting)."""
         rt.stop(wait=False)
+        for other in self.verifier.runtimes.values() if self.verifier else ():
+            if other is not rt and other.process is not None:
+                other.stop(wait=False)
 
     def result_of(self, p: Prepared) -> dict:
         """A case's row after the rounds so far."""
