@@ -52,8 +52,8 @@ FIRST_PROBE_CALLS = 3
 # some of them (a JIT compiling, a heap growing, a collection), and the probe steers by the
 # fastest. 2026-11-29 05:47, `calibrate argon2id --target 250ms`: java/bc's first probe at t=1
 # took 221.6 / 64.9 / 938.7 ms (compiling, steady, the heap growing), its median stopped the
-# search at t=1 (-11% by the probe; its calls take ~60 ms, -76%); calls that agree lie within
-# a few per cent of each other (the other 15 implementations' probes: 0.1-8%)
+# search at t=1 (-11% by the probe; its calls take ~60 ms, -76%); the other 15 implementations'
+# probes at their chosen values lay 0.2-7.5% apart (slowest / fastest - 1)
 DISAGREE = 1.5
 VERIFY_CALLS = 2  # a probe's verification: another implementation's hash, its own verify
 # Argon2's time at fixed m is a fixed cost (allocating and first touching m) plus t passes; the
