@@ -298,7 +298,7 @@ def _measure_replicates(t: Target, cat, req: LeakRequest):
     if undecided(reps, v):
         out += [_replicate(t, cat, req, rep) for rep in range(len(out), EDGE_REPLICATES)]
         reps, aas, v = _decided(out)
-    replaced = _measure_unsteady_again(t, cat, req, out)
+    replaced = _measure_unsteady_again(t, cat, req, out, reps, aas)
     if replaced:
         reps, aas, v = _decided(out)
     first = out[0][0]
@@ -312,10 +312,10 @@ def _decided(out: list) -> tuple[list, list, object]:
     return reps, aas, replicated_verdict(reps, aas)
 
 
-def _measure_unsteady_again(t: Target, cat, req: LeakRequest, out: list) -> list[dict]:
+def _measure_unsteady_again(t: Target, cat, req: LeakRequest, out: list, reps, aas) -> list[dict]:
     """Each unsteady process (stats.leak.unsteady: three or more) measured once more in a
-    fresh one, in its place in ``out``; what the record keeps of each replaced one, and why."""
-    reps, aas = [o[1] for o in out], [o[2] for o in out]
+    fresh one, in its place in ``out`` (``reps``, ``aas``: its effects, from ``_decided``);
+    what the record keeps of each replaced one, and why."""
     replaced = []
     for i, (ratio, which) in unsteady(reps, aas).items():
         why = (
