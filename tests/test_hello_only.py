@@ -297,11 +297,31 @@ def test_a_group_whose_calls_wait_on_a_thread_pool_runs_on_one_cpu(fake, monkeyp
     assert rt.one_cpu_why("a") is None
 
 
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU here: nothing to pin")
+def test_a_runtime_whose_one_cpu_names_every_library_runs_every_process_on_one_cpu(fake):
+    """runner.toml [run.one_cpu] "*" (docs/methodology.md, "Helper threads on the other
+    vCPU"): every process of the runtime, each library's groups and noop's, runs with every
+    thread on the last usable CPU; a library named on its own keeps its own reason."""
+    rt, log = fake
+    rt.spec.one_cpu = {"*": "helpers on the other vCPU", "a": "awaits a pool"}
+    store, run = MemoryStore(), {"id": "r", "seed": 3, "probes": [], "machine": {}}
+    Rounds({rt.key: rt}, None, store, run, sampling.Policy(budget_s=0.05), rounds=1).measure(
+        _prepared(rt)
+    )
+    assert all(row["status"] == "ok" for row in store.rows.values()), store.rows
+    last = sorted(os.sched_getaffinity(0))[-1]
+    cpus = {tuple(h["only"]): h["cpus"] for h in _hellos(log)[1:]}
+    assert cpus == {("a",): [last], ("b",): [last], (): [last]}
+    assert rt.one_cpu_why("a") == "awaits a pool"
+    assert rt.one_cpu_why("b") == "helpers on the other vCPU"
+
+
 def test_runner_toml_names_the_libraries_that_run_on_one_cpu(tmp_path):
     from cryptobench.runtimes import discovery
 
     node = {s.runtime_id: s for s in discovery.discover()}["node"]
-    assert set(node.one_cpu) == {"webcrypto", "argon2"}  # awaited on libuv's thread pool
+    # every process: V8's helper threads; and why each of these two would be on its own
+    assert set(node.one_cpu) == {"*", "webcrypto", "argon2"}
     for bad in ("one_cpu = 1", "one_cpu = { a = 1 }", 'one_cpu = { a = "" }'):
         (tmp_path / "runner.toml").write_text(
             f'schema = 1\nruntime = "x"\n[run]\ncommand = ["bin/x"]\n{bad}\n'

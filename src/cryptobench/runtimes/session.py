@@ -72,20 +72,23 @@ class Runtime:
 
     def _one_cpu(self) -> int | None:
         """The CPU a process serving only libraries of runner.toml's [run.one_cpu] runs on
-        (the last usable one, as --pin's runners): a call that hands its work to a thread pool
-        and waits costs a wake-up across CPUs otherwise, and where the kernel placed the pool's
-        threads held for the process's life (docs/methodology.md, "Calls that wait on a thread
-        pool"). None: any other process, or fewer than 2 CPUs."""
-        if not self.only or not set(self.only) <= set(self.spec.one_cpu):
+        (the last usable one, as --pin's runners), every process of the runtime where it names
+        ``"*"``: a call that hands its work to a thread pool and waits costs a wake-up across
+        CPUs otherwise, and where the kernel placed the pool's threads held for the process's
+        life; a runtime whose collector's helper threads ran on the other vCPU was slowed
+        whenever that vCPU was (docs/methodology.md, "Calls that wait on a thread pool",
+        "Helper threads on the other vCPU"). None: any other process, or fewer than 2 CPUs."""
+        named = self.spec.one_cpu
+        if "*" not in named and (not self.only or not set(self.only) <= set(named)):
             return None
         return _spare_cpu()
 
     def one_cpu_why(self, library: str) -> str | None:
         """Why ``library``'s group processes run on one CPU (None: they do not, or --pin
         already puts every runner on one)."""
-        return (
-            None if self.cpu is not None or _spare_cpu() is None else self.spec.one_cpu.get(library)
-        )
+        if self.cpu is not None or _spare_cpu() is None:
+            return None
+        return self.spec.one_cpu.get(library) or self.spec.one_cpu.get("*")
 
     def _hello_fields(self, known: bool) -> dict:
         """A fresh process of a runtime already described gets a brief hello, told which
