@@ -484,3 +484,62 @@ def test_processes_a_group_s_verification_started_end_with_the_group():
     Rounds({rt.key: rt}, Verifier(), store, run, policy, rounds=1).measure(_prepared("py"))
     assert other.log == [("stop", False)] and other.process is None  # exits while py goes on
     assert idle.stops == 0  # a runtime with no process is left alone
+
+
+class CollectingRuntime(FakeRuntime):
+    """Every fourth batch of a size carries a collection (4× its 100 ns per call): the warm-up's
+    batches average 1.75× their median. ``sizes_collecting``: the message lengths whose calls
+    collect (the others' batches all read 100 ns per call)."""
+
+    def __init__(self, sizes_collecting: set[str]):
+        super().__init__("v8", isolate=True, jit=False, warm_up_s=0.2)
+        self.collecting, self.count, self.asked = sizes_collecting, {}, []
+
+    def request(self, op, timeout, **f):
+        msg, n = f["inputs"]["msg"], f["iterations"]
+        self.log.append((f["primitive"], msg))
+        self.asked.append((msg, n))
+        samples = []
+        for _ in range(f["batches"]):
+            self.count[msg] = self.count.get(msg, 0) + 1
+            slow = msg in self.collecting and self.count[msg] % 4 == 0
+            samples.append({"iterations": n, "ns": (400 if slow else 100) * n})
+        return {"output": OUT, "samples": samples}
+
+
+def test_a_case_whose_warm_up_shows_collections_longer_apart_than_a_batch_gets_long_batches():
+    """rounds.batch_for (docs/methodology.md, "Batches that hold the collections"): a size
+    whose warm-up batches average well above their median is measured in ~30 ms batches in
+    every round, and its rounds say why; a steady size of the same group keeps ~3 ms."""
+    rt = CollectingRuntime({"40"})
+    r, store = _rounds(rt, rounds=2)
+    r.measure(_prepared("v8", sizes=(16, 64)))
+    long_n = sampling.LONG_BATCH_NS // 100
+    short_n = sampling.TARGET_BATCH_NS // 100
+    warm_up_requests = {n for msg, n in rt.asked if n == short_n}
+    assert warm_up_requests  # the warm-up's turns are ~3 ms batches for both sizes
+    measured = {(msg, n) for msg, n in rt.asked}
+    assert ("40", long_n) in measured and ("10", long_n) not in measured
+    by_size = {row["size"]: row for row in store.rows.values() if row.get("size") in (16, 64)}
+    for rnd in by_size[64]["rounds"]:
+        assert rnd["iterations"] == long_n
+        why = rnd["warmup_reason"]
+        assert "batches of ~30 ms: the warm-up's ~3 ms batches averaged 1." in why
+        assert "× their median (collections further apart than a batch)" in why
+    for rnd in by_size[16]["rounds"]:
+        assert rnd["iterations"] == short_n and "batches of ~30 ms" not in rnd["warmup_reason"]
+
+
+def test_collection_share_and_the_batch_it_gives():
+    from cryptobench.measure.rounds import batch_for
+    from cryptobench.stats.batches import collection_share
+
+    steady = [100.0 + (i % 3) for i in range(40)]
+    assert collection_share(steady) == pytest.approx(1.0, abs=0.01)
+    periodic = [400.0 if i % 4 == 3 else 100.0 for i in range(40)]  # a collection every 4th
+    assert collection_share(periodic) == pytest.approx(1.75)
+    assert collection_share(periodic[:14]) is None  # its later half: 8 batches at least
+    # only the later half counts: a warm-up's early, slower batches are not collections
+    assert collection_share([1000.0] * 20 + steady[:20]) == pytest.approx(1.0, abs=0.01)
+    assert batch_for(None) == batch_for(1.1) == sampling.TARGET_BATCH_NS
+    assert batch_for(1.75) == sampling.LONG_BATCH_NS

@@ -22,6 +22,7 @@ from ..plan.cases import Case
 from ..results import document as results
 from ..runtimes.protocol import RemoteError, RunnerFailure
 from ..runtimes.session import Runtime
+from ..stats.batches import collection_share
 from ..store.sqlite import RunStore
 from ..verify.verifier import Verifier, VerifyError
 from . import alloc, probe, sampling, warmup
@@ -57,6 +58,21 @@ JIT_LEAST_ROUNDS = 3  # … or these on a JIT runtime (--rounds N: every one of 
 # starts while any of its sizes still goes on (group_go_on)
 GO_ON = {"java": 0.45, "node": 0.55}
 GO_ON_DEFAULT = 0.06
+
+
+# A group's warm-up whose later batches average more than this over their median: a minority of
+# batches carries collections the others do not, further apart than ~3 ms (docs/methodology.md,
+# "Batches that hold the collections": node/crypto AES-128-GCM seal, mean/median 1.3–1.6)
+COLLECTIONS = 1.2
+
+
+def batch_for(share: float | None) -> float:
+    """A fast case's batch from its group's warm-up (stats.batches.collection_share): ~30 ms
+    where collections are further apart than a ~3 ms batch, so that each batch holds its
+    share of them and the median of batches is what a loop of the call costs; ~3 ms else."""
+    if share is not None and share > COLLECTIONS:
+        return sampling.LONG_BATCH_NS
+    return sampling.TARGET_BATCH_NS
 
 
 def group_key(case: Case) -> tuple:
@@ -277,6 +293,8 @@ class _State:
     final: dict | None = None  # a refusal or a wrong output: no further rounds
     replaced: list[dict] = field(default_factory=list)  # rounds measured again, kept here
     decided: int | None = None  # the rounds after which its interval met its target
+    batch_ns: float | None = None  # its batch, from its first group warm-up (batch_for)
+    batch_why: str = ""  # what its rounds' warmup_reason says of a long batch
 
     @property
     def done(self) -> bool:
@@ -352,15 +370,35 @@ class Rounds:
         for p in fast:
             st = self._state[p.seq]
             benches.append((warm_bench(rt, p), st.known_ns()))
+        seen: list[list[float]] = []
         try:
-            took, speeds = warmup.warm_group(benches, seconds, self.policy)
+            took, speeds = warmup.warm_group(benches, seconds, self.policy, seen)
         except (RemoteError, RunnerFailure, VerifyError):
             rt.stop(serves(group[0].case))
             return policy, "", {}
+        for p, values in zip(fast, seen, strict=True):
+            self._choose_batch(self._state[p.seq], values)
         sizes = f"{len(fast)} sizes in turn" if len(fast) > 1 else "its one size"
         note = f"after the group's warm-up ({took:.2f} s, {sizes}): "
         speeds_by_seq = {p.seq: ns for p, ns in zip(fast, speeds, strict=True)}
         return replace(policy, jit_warmup_s=0.0), note, speeds_by_seq
+
+    @staticmethod
+    def _choose_batch(st: _State, values: list[float]) -> None:
+        """A case's batch, once, from its first group warm-up's batches (batch_for); its later
+        rounds keep it, so that every round is measured alike."""
+        if st.batch_ns is not None:
+            return
+        share = collection_share(values)
+        st.batch_ns = batch_for(share)
+        if st.batch_ns != sampling.TARGET_BATCH_NS:
+            st.batch_why = (
+                f"batches of ~{st.batch_ns / 1e6:.0f} ms: the warm-up's ~3 ms batches averaged "
+                f"{share:.2f}× their median (collections further apart than a batch); "
+            )
+
+    def _policy_of(self, st: _State, policy: sampling.Policy) -> sampling.Policy:
+        return replace(policy, batch_ns=st.batch_ns or sampling.TARGET_BATCH_NS)
 
     def planned(self, rt: Runtime) -> int:
         """How many rounds a runtime's cases get at most."""
@@ -408,7 +446,7 @@ class Rounds:
         old = st.rounds[i]
         try:
             policy, warmed, _ = self._warm_group(rt, [p], policy)
-            m = measure_round(rt, p, policy, self.verifier, False, centre)
+            m = measure_round(rt, p, self._policy_of(st, policy), self.verifier, False, centre)
         except (RemoteError, RunnerFailure, VerifyError):
             return  # the round stays as it was
         finally:
@@ -417,7 +455,7 @@ class Rounds:
             f"round {old['round']} ({old['median_ns']:.4g} ns) disagreed with the others "
             f"(median {centre:.4g} ns): measured again in a fresh process"
         )
-        st.rounds[i] = {**round_entry(old["round"], m, warmed), "remeasured": why}
+        st.rounds[i] = {**round_entry(old["round"], m, warmed + st.batch_why), "remeasured": why}
         st.replaced.append({k: v for k, v in old.items() if "samples" not in k})
 
     def _done_with(self, rt: Runtime) -> None:
@@ -455,9 +493,9 @@ class Rounds:
             return
         self.on_step(p, r, None)
         try:
-            known = st.known_ns() or speed
-            m = measure_round(rt, p, policy, self.verifier, not st.rounds, known)
-            st.rounds.append(round_entry(r, m, warmed))
+            known, mine = st.known_ns() or speed, self._policy_of(st, policy)
+            m = measure_round(rt, p, mine, self.verifier, not st.rounds, known)
+            st.rounds.append(round_entry(r, m, warmed + st.batch_why))
         except RemoteError as exc:
             if exc.kind == "unsupported":
                 st.final = results.skipped(p.case, f"not offered: {exc.message}")

@@ -18,6 +18,9 @@ from .. import stats
 from ..stats import batches as rules
 
 TARGET_BATCH_NS = 3_000_000  # a batch lasts ~3 ms (docs/methodology.md, "How many rounds")
+# … or ~30 ms, where a group's warm-up showed collections further apart than 3 ms batches
+# (rounds.batch_for; docs/methodology.md, "Batches that hold the collections")
+LONG_BATCH_NS = 30_000_000
 # A case's time where neither --time-per-case nor its preset says: its 8 rounds at their floor
 # of 5 batches of ~3 ms (docs/methodology.md, "How many rounds": 6 ms batches and 0.3 s, or 1 s
 # without a preset, measured nothing more precisely in more time)
@@ -48,6 +51,7 @@ class Policy:
     base_timeout_s: float = 60.0
     max_warmup_s: float = 3.0  # how long a runtime that is still compiling may warm up
     jit_warmup_s: float = 1.0  # the least warm-up of a case on a runtime that reports JIT
+    batch_ns: float = TARGET_BATCH_NS  # a fast case's batch (LONG_BATCH_NS: rounds.batch_for)
 
 
 def slow_target(policy: Policy) -> float:
@@ -186,7 +190,8 @@ class _Round:
     def sample(self, left_s: float, min_warmup_s: float = 0.0) -> None:
         """One request for batches, (re)sized to ~3 ms at the current speed where due."""
         if self.base == len(self.batches):
-            self.iterations = 1 if self.slow else rules.iterations_for(self.per_op, TARGET_BATCH_NS)
+            batch = self.policy.batch_ns
+            self.iterations = 1 if self.slow else rules.iterations_for(self.per_op, batch)
             self.batch_ns = self.per_op * self.iterations
             self.chunk = batches_per_request(
                 self.slow, self.slow_family, self.batch_ns, self.min_samples

@@ -107,3 +107,16 @@ def noise_flags(values, ci: MedianCI, target: float) -> list[str]:
     if ci.median > 0 and (q3 - q1) / ci.median > 0.10:
         flags.append(f"spread: IQR {(q3 - q1) / ci.median:.0%} of median")
     return flags
+
+
+def collection_share(values: list[float]) -> float | None:
+    """How far the mean of the later half of a warm-up's batches (ns per call) lies above their
+    median: 1.0 where every batch costs the same; more where a minority of batches carry a cost
+    the others do not (a garbage collection longer apart than a batch), which a median of such
+    batches leaves out (docs/methodology.md, "Batches that hold the collections"). None with
+    fewer than 8 batches."""
+    later = values[len(values) // 2 :]
+    if len(later) < 8:
+        return None
+    med = float(np.median(later))
+    return float(np.mean(later)) / med if med > 0 else None
