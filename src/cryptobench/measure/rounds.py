@@ -376,26 +376,34 @@ class Rounds:
         except (RemoteError, RunnerFailure, VerifyError):
             rt.stop(serves(group[0].case))
             return policy, "", {}
-        for p, values in zip(fast, seen, strict=True):
-            self._choose_batch(self._state[p.seq], values)
+        shares = [(collection_share(v), p.case.size) for p, v in zip(fast, seen, strict=True)]
+        self._choose_batch([self._state[p.seq] for p in fast], shares)
         sizes = f"{len(fast)} sizes in turn" if len(fast) > 1 else "its one size"
         note = f"after the group's warm-up ({took:.2f} s, {sizes}): "
         speeds_by_seq = {p.seq: ns for p, ns in zip(fast, speeds, strict=True)}
         return replace(policy, jit_warmup_s=0.0), note, speeds_by_seq
 
     @staticmethod
-    def _choose_batch(st: _State, values: list[float]) -> None:
-        """A case's batch, once, from its first group warm-up's batches (batch_for); its later
-        rounds keep it, so that every round is measured alike."""
-        if st.batch_ns is not None:
+    def _choose_batch(states: list[_State], shares: list[tuple[float | None, int]]) -> None:
+        """The group's batch, once, at its first warm-up: batch_for of the largest of its sizes'
+        (collection_share, size) — a call's collections are its operation's, and a size's
+        share from a 0.2 s warm-up of several sizes is read from few batches (2026-11-29 10:19:
+        node/crypto AES-128-GCM chose ~30 ms at 64 B only, and its 16 B and 1 KiB rows kept
+        rounds 1.5× apart). Every size's later rounds keep it, so every round is measured
+        alike."""
+        if all(st.batch_ns is not None for st in states):
             return
-        share = collection_share(values)
-        st.batch_ns = batch_for(share)
-        if st.batch_ns != sampling.TARGET_BATCH_NS:
-            st.batch_why = (
-                f"batches of ~{st.batch_ns / 1e6:.0f} ms: the warm-up's ~3 ms batches averaged "
-                f"{share:.2f}× their median (collections further apart than a batch); "
-            )
+        share, size = max(((s, n) for s, n in shares if s is not None), default=(None, 0))
+        batch = batch_for(share)
+        why = (
+            f"batches of ~{batch / 1e6:.0f} ms: the group's warm-up's ~3 ms batches averaged "
+            f"{share:.2f}× their median at {size} B (collections further apart than a batch); "
+            if batch != sampling.TARGET_BATCH_NS
+            else ""
+        )
+        for st in states:
+            if st.batch_ns is None:
+                st.batch_ns, st.batch_why = batch, why
 
     def _policy_of(self, st: _State, policy: sampling.Policy) -> sampling.Policy:
         return replace(policy, batch_ns=st.batch_ns or sampling.TARGET_BATCH_NS)
