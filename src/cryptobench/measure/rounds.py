@@ -389,7 +389,7 @@ class Rounds:
         (collection_share, size) — a call's collections are its operation's, and a size's
         share from a 0.2 s warm-up of several sizes is read from few batches (2026-11-29 10:19:
         node/crypto AES-128-GCM chose ~30 ms at 64 B only, and its 16 B and 1 KiB rows kept
-        rounds 1.5× apart). Every size's later rounds keep it, so every round is measured
+        rounds 1.7× apart). Every size's later rounds keep it, so every round is measured
         alike."""
         if all(st.batch_ns is not None for st in states):
             return
