@@ -462,7 +462,7 @@ def test_a_group_with_nothing_left_to_measure_starts_no_process():
 
 
 def test_processes_a_group_s_verification_started_end_with_the_group():
-    # a first round's salted hash is verified by every implementation: their processes
+    # a first round's salted hash is verified by other implementations: their processes
     # (other runtimes) started for it end with the group, none lives on beside the next one
     rt = FakeRuntime("py", isolate=True, jit=False)
     rt.process = None

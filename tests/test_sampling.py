@@ -122,6 +122,16 @@ def test_a_runtime_still_compiling_is_flagged_not_trusted():
     assert m.stop_reason == "no steady state" and "still compiling" in m.flags[0]
 
 
+def test_a_later_round_whose_process_stays_slow_says_so():
+    # round 1 read 10 ns per call; this process reads 20 ns in every batch (2026-11-29
+    # `default`: cpp/cryptopp CRC32C 16 B, 17.7 ns against 8.3-10.2): never back within 1.5x
+    bench = Script(lambda i: 20.0)
+    m = sampling.measure(bench, sampling.Policy(budget_s=0.02), False, bench.clock, known_ns=10.0)
+    assert m.stop_reason == "no steady state"
+    assert "within 1.5× the earlier rounds' 10 ns per call: this process ran slow" in m.flags[0]
+    assert "compiling" not in m.flags[0]
+
+
 def test_rounds_split_the_budget_and_the_sample_floors():
     p = sampling.for_rounds(sampling.Policy(budget_s=0.9), 3)
     assert p.budget_s == pytest.approx(0.3) and p.min_samples == 5 and p.slow_min_samples == 4

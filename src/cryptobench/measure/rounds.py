@@ -470,8 +470,8 @@ class Rounds:
         """A group's process ends with the group: no runner process is left alive (compiling,
         collecting) beside the next group, and no group inherits another's process state
         (docs/methodology.md, "Why whole rounds ran slow"). So do the other runtimes'
-        processes its verification started (a first round's salted hash verified by every
-        implementation, a randomised output used elsewhere: measure.case.measure_round), which
+        processes its verification started (a first round's salted hash verified by other
+        implementations, a randomised output used elsewhere: measure.case.measure_round), which
         lived on, idle, until their runtime's next group. Each exits while the next group's
         process starts, and is reaped before that one's first timed request or the next
         round's drift probe (protocol.reap_exiting)."""

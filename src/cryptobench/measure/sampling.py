@@ -239,6 +239,11 @@ class _Round:
             self.slow,
         )
         lead = f"{self.lead} batches slower than round 1's speed; " if self.lead else ""
+        if self.lead is None:  # a later round not back at the earlier rounds' speed yet
+            why = (
+                f"none of its {len(self.values)} batches within {SETTLED:g}× the earlier "
+                f"rounds' {self.per_op:.4g} ns per call: this process ran slow"
+            )
         self.why = lead + self.note + why
 
     def decide(self, elapsed: float) -> rules.StopDecision:

@@ -5,6 +5,8 @@ tag. Mixed into verify.Verifier, whose ``compute``/``output_for``/``known_answer
 
 from __future__ import annotations
 
+import itertools
+
 from ..catalog.primitives import Primitive
 from ..runtimes.protocol import Implementation, RemoteError, RunnerFailure
 from .checks import (
@@ -18,20 +20,42 @@ from .checks import (
     same_output,
 )
 
+# other implementations a password hash is verified by, besides its maker's own verify
+ELSEWHERE = 2
+
 
 class Agreement:
     def verify_elsewhere(
         self, prim, password: str, encoded: str, params: dict, prefer: Implementation | None = None
     ) -> list[str]:
-        """Verify an encoded hash with every implementation offering verify; return who did."""
+        """Verify an encoded hash with its maker's own verify (``prefer``, where it offers one)
+        and ELSEWHERE others (another backend first, never the same code in another runtime
+        variant); return who did. Not every implementation offering verify: that made n² calls
+        of a deliberately slow function, most of a cold verification's time (docs/methodology.md,
+        "Verification is off the critical path"); each verify is itself checked on another
+        implementation's hash (``_verify``)."""
         who = []
-        for other in self.offering(prim.id, "verify", first=prefer):
+        for other in self._verifiers(prim.id, prefer):
             got = self.compute(
                 other, prim.id, "verify", {"password": password, "encoded": encoded}, params
             )
             same_output(got, "ok", f"verify by {other.id}")
             who.append(other.id)
         return who
+
+    def _verifiers(self, prim: str, maker: Implementation | None) -> list[Implementation]:
+        """``maker`` (where it offers verify) and up to ELSEWHERE others, another backend first,
+        then by id; known answers are checked only for the ones chosen."""
+        own = [maker] if maker is not None and maker.offers(prim, "verify") else []
+        others = [
+            i
+            for i in self._offers(prim, "verify", None)
+            if maker is None or not (i.id == maker.id or same_code(i, maker))
+        ]
+        others.sort(key=lambda i: maker is not None and same_backend(i, maker))  # stable: by id
+        mine = [i for i in own if self.known_answers(i, prim, "verify").ok]
+        chosen = (i for i in others if self.known_answers(i, prim, "verify").ok)
+        return mine + list(itertools.islice(chosen, ELSEWHERE))
 
     def offering(self, prim: str, op: str, first: Implementation | None = None):
         """Implementations offering prim/op whose known answers pass (``first`` first)."""

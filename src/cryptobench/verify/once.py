@@ -2,7 +2,7 @@
 
 Verification asks the runtimes at once, one worker per runtime (measure/verified.py,
 calibrate/verified.py), and a worker's check may need another implementation's known answers
-(a password hash verified by every library offering verify, a signature by another verifier):
+(a password hash verified by other libraries' verify, a signature by another verifier):
 without this, two workers that asked for the same known answers together both computed them
 (measured: `advise --use password` on an empty cache made 150 Argon2id verify calls at
 m=64 MiB where 78 were needed; docs/methodology.md, "Verification off the critical path").
