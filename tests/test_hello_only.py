@@ -268,6 +268,15 @@ def test_node_runner_told_only_crypto_loads_no_other_library():
     assert not [m for m in _node_modules(err) if "/lib_" in m]
 
 
+def test_every_node_runner_process_keeps_v8_s_initial_young_generation():
+    # V8 grew a process's new space 4 -> 32 MB while it ran, and an allocating call's speed
+    # with it (docs/methodology.md, "One young generation"): the runner's own command bounds it,
+    # and its hello says so (results carry runtime.details)
+    spec = _spec("node")
+    got, _ = _session(spec, spec.command, {"brief": True, "only": ["crypto"]}, [])
+    assert got[0]["result"]["runtime"]["details"]["exec_argv"] == "--max-semi-space-size=1"
+
+
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU here: nothing to pin")
 def test_a_group_whose_calls_wait_on_a_thread_pool_runs_on_one_cpu(fake, monkeypatch):
     """runner.toml [run.one_cpu] (docs/methodology.md, "Calls that wait on a thread pool"):
