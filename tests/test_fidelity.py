@@ -257,6 +257,8 @@ def test_node_options_reach_both_sides_of_the_node_rows_only(fidelity, monkeypat
     assert "NODE_OPTIONS" not in os.environ
     node = fidelity.Mitata("node", "node/crypto", "mitata (avg)", opts, Path("."))
     assert node.process_note().endswith("; both with NODE_OPTIONS=--max-semi-space-size=16")
+    # the runner's side as its runner.toml starts it: its own flag wins over NODE_OPTIONS
+    assert "the runner's: node --max-semi-space-size=1 ./runner.mjs, no gc()" in node.process_note()
 
 
 def test_the_summary_counts_rows_within_target(fidelity):
