@@ -111,7 +111,7 @@ def test_warm_group_calibrates_what_it_does_not_know_and_takes_turns_until_its_t
         return bench
 
     benches = [(fake("a", 100), None), (fake("b", 1000), 1000.0)]
-    spent, speeds = warmup.warm_group(benches, 0.2, POLICY)
+    spent, speeds, _ = warmup.warm_group(benches, 0.2, POLICY)
     assert spent >= 0.2 and spent < 0.2 + 2 * warmup.TURN_NS / 1e9
     assert speeds == [100.0, 1000.0]  # each one's ns per call in its last turn
     turns = [n for n, _, batches in calls if batches > 1 or n == "b"]
@@ -126,7 +126,7 @@ def test_warm_group_ends_when_its_batches_read_no_time():
     def still(iterations, batches, timeout):
         return [{"iterations": iterations, "ns": 0}] * batches
 
-    spent, _ = warmup.warm_group([(still, 100.0)], 1.0, POLICY)
+    spent, _, _ = warmup.warm_group([(still, 100.0)], 1.0, POLICY)
     assert spent == 0.0
 
 

@@ -370,9 +370,8 @@ class Rounds:
         for p in fast:
             st = self._state[p.seq]
             benches.append((warm_bench(rt, p), st.known_ns()))
-        seen: list[list[float]] = []
         try:
-            took, speeds = warmup.warm_group(benches, seconds, self.policy, seen)
+            took, speeds, seen = warmup.warm_group(benches, seconds, self.policy)
         except (RemoteError, RunnerFailure, VerifyError):
             rt.stop(serves(group[0].case))
             return policy, "", {}

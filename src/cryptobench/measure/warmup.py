@@ -19,19 +19,17 @@ def warm_group(
     benches: list[tuple[sampling.Bench, float | None]],
     seconds: float,
     policy: sampling.Policy,
-    seen: list[list[float]] | None = None,
-) -> tuple[float, list[float]]:
+) -> tuple[float, list[float], list[list[float]]]:
     """Run every (bench, ns per call or None) in turns until their batches have run for
     ``seconds``, as a JIT's least warm-up is counted (sampling._after); return the seconds
     they ran and each one's ns per call in its last turn (a first round sizes its batches from
     it and skips calibration, as a later round does from the earlier ones). A case whose ns
     per call is not known yet is calibrated first (sampling.calibrate: its batches are warm-up
     too); batches are resized to ~3 ms as the code gets faster. Raises what a bench raises:
-    the case's own round then says why. ``seen``, where given: each bench's ns per call of
-    every batch of its turns, in order (stats.batches.collection_share reads them)."""
+    the case's own round then says why. Third: each bench's ns per call of every batch of its
+    turns, in order (stats.batches.collection_share reads them)."""
     spent, per_op = 0.0, []
-    if seen is not None:
-        seen[:] = [[] for _ in benches]
+    seen: list[list[float]] = [[] for _ in benches]
     for bench, known in benches:
         if known:
             per_op.append(known)
@@ -48,8 +46,7 @@ def warm_group(
             spent += sum(b["ns"] for b in got)
             values = [b["ns"] / b["iterations"] for b in got]
             per_op[i] = max(float(np.median(values)), 1e-3)
-            if seen is not None:
-                seen[i].extend(values)
+            seen[i].extend(values)
         if spent == before:  # a clock that reads no time: turns would never add up
             break
-    return spent / 1e9, per_op
+    return spent / 1e9, per_op, seen
