@@ -6,6 +6,7 @@ tag. Mixed into verify.Verifier, whose ``compute``/``output_for``/``known_answer
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 
 from ..catalog.primitives import Primitive
 from ..runtimes.protocol import Implementation, RemoteError, RunnerFailure
@@ -44,18 +45,19 @@ class Agreement:
         return who
 
     def _verifiers(self, prim: str, maker: Implementation | None) -> list[Implementation]:
-        """``maker`` (where it offers verify) and up to ELSEWHERE others, another backend first,
-        then by id; known answers are checked only for the ones chosen."""
+        """``maker`` (where it offers verify and passes its known answers) and up to
+        ELSEWHERE others (``_peers``)."""
         own = [maker] if maker is not None and maker.offers(prim, "verify") else []
-        others = [
-            i
-            for i in self._offers(prim, "verify", None)
-            if maker is None or not (i.id == maker.id or same_code(i, maker))
-        ]
-        others.sort(key=lambda i: maker is not None and same_backend(i, maker))  # stable: by id
         mine = [i for i in own if self.known_answers(i, prim, "verify").ok]
-        chosen = (i for i in others if self.known_answers(i, prim, "verify").ok)
-        return mine + list(itertools.islice(chosen, ELSEWHERE))
+        return mine + list(itertools.islice(self._peers(prim, "verify", maker), ELSEWHERE))
+
+    def _peers(self, prim: str, op: str, impl: Implementation | None) -> Iterator[Implementation]:
+        """The others offering prim/op whose known answers pass, another backend than
+        ``impl``'s first, then by id; never ``impl``'s own code in another runtime variant
+        (not a second opinion). Lazy: known answers are checked only for the ones taken."""
+        others = [i for i in self._offers(prim, op, None) if impl is None or not same_code(i, impl)]
+        others.sort(key=lambda i: impl is not None and same_backend(i, impl))  # stable: by id
+        return (i for i in others if self.known_answers(i, prim, op).ok)
 
     def offering(self, prim: str, op: str, first: Implementation | None = None):
         """Implementations offering prim/op whose known answers pass (``first`` first)."""
@@ -116,12 +118,9 @@ class Agreement:
         return Check(True, f"{kat.detail}; only implementation", kat.vectors), inputs, got
 
     def _second_opinions(self, impl, prim, op, inputs, params, got: str):
-        """Up to three others, another backend first, until one agrees or two disagree."""
-        # the same library under another runtime variant is the same code: not a second opinion
-        others = [o for o in self.offering(prim.id, op) if not same_code(o, impl)]
-        others.sort(key=lambda o: same_backend(o, impl))
+        """Up to three others (``_peers``), until one agrees or two disagree."""
         agreed, disagreed = [], []
-        for other in others[:3]:
+        for other in itertools.islice(self._peers(prim.id, op, impl), 3):
             try:
                 theirs = self.output_for(other, prim.id, op, inputs, params)
             except (RunnerFailure, RemoteError):
