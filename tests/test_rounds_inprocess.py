@@ -508,7 +508,7 @@ class CollectingRuntime(FakeRuntime):
 
 
 def test_a_group_whose_warm_up_shows_collections_longer_apart_than_a_batch_gets_long_batches():
-    """rounds.batch_for (docs/methodology.md, "Batches that hold the collections"): where a
+    """sampling.batch_for (docs/methodology.md, "Batches that hold the collections"): where a
     size's warm-up batches average well above their median, every size of its group is
     measured in ~30 ms batches in every round, and the rounds say why and at which size; a
     group whose sizes are all steady keeps ~3 ms."""
@@ -535,7 +535,7 @@ def test_a_group_whose_warm_up_shows_collections_longer_apart_than_a_batch_gets_
 
 
 def test_collection_share_and_the_batch_it_gives():
-    from cryptobench.measure.rounds import batch_for
+    from cryptobench.measure.sampling import batch_for
     from cryptobench.stats.batches import collection_share
 
     steady = [100.0 + (i % 3) for i in range(40)]

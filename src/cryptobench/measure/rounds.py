@@ -60,21 +60,6 @@ GO_ON = {"java": 0.45, "node": 0.55}
 GO_ON_DEFAULT = 0.06
 
 
-# A group's warm-up whose later batches average more than this over their median: a minority of
-# batches carries collections the others do not, further apart than ~3 ms (docs/methodology.md,
-# "Batches that hold the collections": node/crypto AES-128-GCM seal, mean/median 1.3–1.6)
-COLLECTIONS = 1.2
-
-
-def batch_for(share: float | None) -> float:
-    """A fast case's batch from its group's warm-up (stats.batches.collection_share): ~30 ms
-    where collections are further apart than a ~3 ms batch, so that each batch holds its
-    share of them and the median of batches is what a loop of the call costs; ~3 ms else."""
-    if share is not None and share > COLLECTIONS:
-        return sampling.LONG_BATCH_NS
-    return sampling.TARGET_BATCH_NS
-
-
 def group_key(case: Case) -> tuple:
     params = json.dumps(case.params, sort_keys=True)
     return (case.impl.id, case.prim.id, case.operation, params, case.cpu_off)
@@ -293,7 +278,7 @@ class _State:
     final: dict | None = None  # a refusal or a wrong output: no further rounds
     replaced: list[dict] = field(default_factory=list)  # rounds measured again, kept here
     decided: int | None = None  # the rounds after which its interval met its target
-    batch_ns: float | None = None  # its batch, from its first group warm-up (batch_for)
+    batch_ns: float | None = None  # its batch, from its first group warm-up (sampling.batch_for)
     batch_why: str = ""  # what its rounds' warmup_reason says of a long batch
 
     @property
@@ -384,16 +369,16 @@ class Rounds:
 
     @staticmethod
     def _choose_batch(states: list[_State], shares: list[tuple[float | None, int]]) -> None:
-        """The group's batch, once, at its first warm-up: batch_for of the largest of its sizes'
-        (collection_share, size) — a call's collections are its operation's, and a size's
-        share from a 0.2 s warm-up of several sizes is read from few batches (2026-11-29 10:19:
-        node/crypto AES-128-GCM chose ~30 ms at 64 B only, and its 16 B and 1 KiB rows kept
-        rounds 1.7× apart). Every size's later rounds keep it, so every round is measured
+        """The group's batch, once, at its first warm-up: sampling.batch_for of the largest of
+        its sizes' (collection_share, size) — a call's collections are its operation's, and a
+        size's share from a 0.2 s warm-up of several sizes is read from few batches (2026-11-29
+        10:19: node/crypto AES-128-GCM chose ~30 ms at 64 B only, and its 16 B and 1 KiB rows
+        kept rounds 1.7× apart). Every size's later rounds keep it, so every round is measured
         alike."""
         if all(st.batch_ns is not None for st in states):
             return
         share, size = max(((s, n) for s, n in shares if s is not None), default=(None, 0))
-        batch = batch_for(share)
+        batch = sampling.batch_for(share)
         why = (
             f"batches of ~{batch / 1e6:.0f} ms: the group's warm-up's ~3 ms batches averaged "
             f"{share:.2f}× their median at {size} B (collections further apart than a batch); "

@@ -19,7 +19,7 @@ from ..stats import batches as rules
 
 TARGET_BATCH_NS = 3_000_000  # a batch lasts ~3 ms (docs/methodology.md, "How many rounds")
 # … or ~30 ms, where a group's warm-up showed collections further apart than 3 ms batches
-# (rounds.batch_for; docs/methodology.md, "Batches that hold the collections")
+# (batch_for; docs/methodology.md, "Batches that hold the collections")
 LONG_BATCH_NS = 30_000_000
 # A case's time where neither --time-per-case nor its preset says: its 8 rounds at their floor
 # of 5 batches of ~3 ms (docs/methodology.md, "How many rounds": 6 ms batches and 0.3 s, or 1 s
@@ -41,6 +41,21 @@ SLOW_WARM_CALLS = 4
 RANDOM_DURATION_CALLS = 50
 
 
+# A group's warm-up whose later batches average more than this over their median: a minority of
+# batches carries collections the others do not, further apart than ~3 ms (docs/methodology.md,
+# "Batches that hold the collections": node/crypto AES-128-GCM seal, mean/median 1.3–1.6)
+COLLECTIONS = 1.2
+
+
+def batch_for(share: float | None) -> float:
+    """A fast case's batch from its group's warm-up (stats.batches.collection_share): ~30 ms
+    where collections are further apart than a ~3 ms batch, so that each batch holds its
+    share of them and the median of batches is what a loop of the call costs; ~3 ms else."""
+    if share is not None and share > COLLECTIONS:
+        return LONG_BATCH_NS
+    return TARGET_BATCH_NS
+
+
 @dataclass
 class Policy:
     precision: float = 0.01  # target CI half-width / median
@@ -51,7 +66,7 @@ class Policy:
     base_timeout_s: float = 60.0
     max_warmup_s: float = 3.0  # how long a runtime that is still compiling may warm up
     jit_warmup_s: float = 1.0  # the least warm-up of a case on a runtime that reports JIT
-    batch_ns: float = TARGET_BATCH_NS  # a fast case's batch (LONG_BATCH_NS: rounds.batch_for)
+    batch_ns: float = TARGET_BATCH_NS  # a fast case's batch (LONG_BATCH_NS: batch_for)
 
 
 def slow_target(policy: Policy) -> float:
