@@ -6,8 +6,8 @@ and 8 KiB in java/jdk and java/bc, alternately for --rounds rounds so that machi
 both, and prints cryptobench's median ns/op divided by JMH's median ns/op per case, with the
 spread over rounds. Target: within 5 %. Both sides take the same statistic: the median of
 ~10 ms batches (JMH iterations of 10 ms after 5 × 1 s of warm-up), so a busy machine's
-preemptions, which JMH's usual 1 s iterations would average in, are filtered alike. Build
-first: `make -C bench/jmh build` (or this script does it).
+preemptions, which JMH's usual 1 s iterations would average in, are filtered alike. It builds
+the JMH jar first, against the runner's own BouncyCastle (so does `make -C bench/jmh build`).
 
     .venv/bin/python bench/jmh/compare.py [--rounds 3] [--runtime java@25]
 """
@@ -22,11 +22,13 @@ import subprocess
 import sys
 import tempfile
 import time
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 JAR = HERE / "target" / "benchmarks.jar"
+RUNNER_POM = ROOT / "runners" / "java" / "pom.xml"
 PRIMITIVES = ("sha256", "md5")
 SIZES = (128, 8192)
 IMPLS = ("jdk", "bc")  # bc-provider (JMH only) is printed for the record
@@ -35,6 +37,27 @@ JAVA_OF = {"java": "java", "java@25": "/usr/lib/jvm/temurin-25-jdk-amd64/bin/jav
 
 def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
+
+
+def runner_bouncycastle() -> str:
+    """The BouncyCastle version the Java runner is built with (runners/java/pom.xml)."""
+    ns = {"m": "http://maven.apache.org/POM/4.0.0"}
+    found = ET.parse(RUNNER_POM).find("m:properties/m:bouncycastle.version", ns)
+    if found is None or not (found.text or "").strip():
+        raise SystemExit(f"{RUNNER_POM}: no <bouncycastle.version> property")
+    return found.text.strip()
+
+
+def build() -> None:
+    """Build the JMH jar against the runner's own BouncyCastle: the same library on both
+    sides (built against 1.84 while the runner had 1.87, JMH read java/bc SHA-256 11-13%
+    slower; 2026-11-29). Maven repackages in a few seconds, so every call rebuilds: a jar
+    left from an earlier version is never compared."""
+    version = runner_bouncycastle()
+    log(f"building bench/jmh against BouncyCastle {version} (runners/java/pom.xml)")
+    subprocess.run(
+        ["mvn", "-q", "-B", "package", f"-Dbouncycastle.version={version}"], cwd=HERE, check=True
+    )
 
 
 def jmh_round(
@@ -150,8 +173,10 @@ def main() -> int:
     if shutil.which(java) is None:
         log(f"{java} not found: {args.runtime} is not installed")
         return 2
-    if not JAR.exists():
-        subprocess.run(["mvn", "-q", "-B", "package"], cwd=HERE, check=True)
+    if shutil.which("mvn") is None:
+        log("mvn not found: the JMH twin cannot be built")
+        return 2
+    build()
     jmh, cb = [], []
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
