@@ -348,16 +348,13 @@ def test_openssl_speed_pubkey_reads_each_operations_figure(monkeypatch):
         assert speed.openssl_speed("openssl", case, 1) == pytest.approx(ops)
 
 
-def test_the_jmh_twin_is_built_against_the_runners_own_bouncycastle(monkeypatch):
+def test_the_jmh_twin_is_built_against_the_runners_own_bouncycastle(fidelity, monkeypatch):
     """bench/jmh/compare.py's build passes runners/java/pom.xml's BouncyCastle version to
     Maven, and bench/jmh/pom.xml has none of its own to fall back to (a twin built against
     1.84 read java/bc SHA-256 11-13% slower than the runner's 1.87: docs/methodology.md)."""
     import xml.etree.ElementTree as ET
 
-    path = SCRIPT.parent / "jmh" / "compare.py"
-    loader = importlib.machinery.SourceFileLoader("bench_jmh_compare", str(path))
-    compare = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
-    loader.exec_module(compare)
+    compare = fidelity.part("jmh/compare.py")  # as bench/fidelity's JMH anchor loads it
     ns = {"m": "http://maven.apache.org/POM/4.0.0"}
     runner = ET.parse(compare.RUNNER_POM).find("m:dependencies", ns)
     bc = [
