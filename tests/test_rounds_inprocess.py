@@ -443,6 +443,41 @@ def test_the_estimate_counts_the_rounds_a_case_is_expected_to_take():
     assert r.expected_rounds(3, 4, 0.5) == 3 and r.expected_rounds(8, None, 0.5) == 8
 
 
+def _row(runtime: str, taken: int, planned: int = 8, status: str = "ok") -> dict:
+    rounds = [{"round": i + 1} for i in range(taken)]
+    return {"runtime": runtime, "status": status, "rounds": rounds, "rounds_planned": planned}
+
+
+def test_the_rounds_a_noisy_machine_forced_are_read_from_its_last_run():
+    from cryptobench.measure import rounds as r
+
+    rows = [_row("c", 8), _row("c", 8), _row("c", 4), _row("c", 6)]  # past the least 4 of 8
+    rows += [_row("go", 8), _row("go", 5)]  # two cases: too few for go's own share
+    rows += [_row("java", 5, 5), _row("java", 3, 5), _row("java", 4, 5)]  # least 3 of 5
+    rows += [_row("c", 1, status="failed"), _row("c", 4, 4)]  # neither could tell
+    got = r.go_on_seen(rows, 4, {"java"})
+    assert got["c"] == pytest.approx((1 + 1 + 0 + 0.5) / 4)
+    assert got["java"] == pytest.approx(0.5) and "go" not in got
+    # every case off the JVM: go's two with c's four
+    assert got["*"] == pytest.approx((1 + 1 + 0 + 0.5 + 1 + 0.25) / 6)
+    assert r.go_on_seen(rows, None, {"java"}) == {}  # --rounds N: every round, nothing to learn
+
+
+def test_the_estimate_takes_the_rounds_seen_here_over_the_quiet_machine_s():
+    from cryptobench.measure import rounds as r
+
+    (c,) = [p.case for p in _prepared("c", sizes=(64,))]
+    starts = {"c": 0.01}
+    seen = r.estimate([c], 0.3, 8, set(), starts, least=4, go_on={"c": 1.0})
+    assert seen == pytest.approx(r.estimate([c], 0.3, 8, set(), starts, least=None))
+    # a runtime without a share of its own takes every non-compiling runtime's
+    pooled = r.estimate([c], 0.3, 8, set(), starts, least=4, go_on={"*": 0.5})
+    assert pooled == pytest.approx(6 * (0.01 + 0.047175) + 0.02 + 8 * 0.1)
+    # a JIT runtime never takes the pooled share: its cases decide on their own
+    quiet = r.estimate([c], 0.3, 8, {"c"}, starts, least=4)
+    assert r.estimate([c], 0.3, 8, {"c"}, starts, least=4, go_on={"*": 1.0}) == quiet
+
+
 class Refusing(FakeRuntime):
     """Refuses every bench request, as a library that does not offer the operation."""
 

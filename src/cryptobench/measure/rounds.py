@@ -178,6 +178,38 @@ def case_rounds_s(
     return first + (count - 1) * later
 
 
+GO_ON_MIN_CASES = 3  # a runtime's share is read from at least this many of its cases
+
+
+def go_on_seen(results: list[dict], least: int | None, compiling: set[str]) -> dict[str, float]:
+    """The share of the rounds past the least that each runtime's cases took in a finished
+    run (``results``, its stored rows; ``least`` its settings' least_rounds), where at least
+    GO_ON_MIN_CASES of its cases could have gone on, and under "*" the share of every case of
+    a runtime that does not compile (for such a runtime with fewer): what this machine's noise
+    made them take, which GO_ON's constants (a quiet machine's) do not know. Measured: `run
+    --primitive sha256 --size 1KiB` on a noisy 2-core Xeon VM (2026-12-01 20:20–20:25) took
+    all 8 rounds in 25 and 29 of 32 cases off the JVM where GO_ON says 0.06 past the least,
+    and printed "about 0.6 min" for 57 and 67 s of run."""
+    shares: dict[str, list[float]] = {}
+    for r in results:
+        planned, taken = r.get("rounds_planned"), len(r.get("rounds") or [])
+        lst = least_rounds(least, r["runtime"] in compiling)
+        if r.get("status") != "ok" or not planned or lst is None or planned <= lst or not taken:
+            continue
+        share = min(1.0, max(0.0, (taken - lst) / (planned - lst)))
+        shares.setdefault(r["runtime"], []).append(share)
+        if r["runtime"] not in compiling:
+            shares.setdefault("*", []).append(share)
+    return {rid: sum(v) / len(v) for rid, v in shares.items() if len(v) >= GO_ON_MIN_CASES}
+
+
+def _case_go_on(rid: str, compiles: bool, seen: dict[str, float]) -> float:
+    """A runtime's share past the least: as seen here (go_on_seen), its own or, not compiling,
+    every such runtime's; else GO_ON's."""
+    prior = GO_ON.get(rid.split("@")[0], GO_ON_DEFAULT)
+    return seen.get(rid, prior if compiles else seen.get("*", prior))
+
+
 def group_go_on(case_go_on: float, sizes: int) -> float:
     """The share of the rounds past the least that a group of ``sizes`` cases still starts a
     process for: while any of them goes on, each as often as ``case_go_on`` (measured: groups
@@ -218,6 +250,7 @@ def estimate(
     calls: dict[tuple, float] | None = None,
     slow_floor: int = SLOW_MIN_SAMPLES,
     least: int | None = None,
+    go_on: dict[str, float] | None = None,
 ) -> float:
     """Seconds measuring a plan should take here, from the plan's own arithmetic: every group
     in every one of its rounds starts a process (``starts``: each runtime's measured start,
@@ -229,8 +262,9 @@ def estimate(
     and each case spends one round's time (case_round_s; ``calls``: a case's known call duration in
     seconds, by Case.key; ``slow_floor``: the policy's slow_min_samples). With ``least`` (a
     case decided once its interval meets its target after that many rounds, JIT_LEAST_ROUNDS
-    on a JIT), groups and cases count expected_rounds. The one estimate of `run`, `calibrate`
-    and `advise`."""
+    on a JIT), groups and cases count expected_rounds, each runtime's share past the least from
+    ``go_on`` (go_on_seen: a finished run here) where it has one, else GO_ON. The one estimate
+    of `run`, `calibrate` and `advise`."""
     groups: dict[tuple, list[Case]] = {}
     for c in cases:
         groups.setdefault((group_key(c), c.impl.runtime_id), []).append(c)
@@ -238,7 +272,7 @@ def estimate(
     for (_, rid), cs in groups.items():
         r = planned_rounds(rounds, jit_rounds, rid in compiling)
         lst = least_rounds(least, rid in compiling)
-        case_go = GO_ON.get(rid.split("@")[0], GO_ON_DEFAULT)
+        case_go = _case_go_on(rid, rid in compiling, go_on or {})
         per_round = (starts or {}).get(rid, START_S)
         fast = any(not c.prim.is_slow for c in cs)
         if fast:

@@ -173,6 +173,23 @@ def with_preset_exclusions(preset: Preset | None, f: Filters) -> Filters:
     return replace(f, exclude=[*f.exclude, *preset.exclude])
 
 
+def selection_for(preset: Preset | None, f: Filters, catalog: Catalog) -> Preset | None:
+    """Whose exclusions a run takes: its preset's; a question that names primitives but no
+    preset, runtime or implementation takes `default`'s (the everyday selection: the variants
+    and wrappers it leaves to `full`, each a fresh-JVM group per round), so `run --primitive
+    sha256` asks the implementations a bare `run` asks; `--preset full`, `--runtime` or
+    `--impl` asks the rest."""
+    if preset is not None or f.runtimes or f.impls:
+        return preset
+    return load_preset("default", catalog)
+
+
+def left_out(cases: list[Case], kept: list[Case]) -> list[str]:
+    """The implementations of ``cases`` that the exclusions left with no case in ``kept``."""
+    have = {c.impl.id for c in kept}
+    return sorted({c.impl.id for c in cases} - have)
+
+
 def groups_for(preset: Preset | None, f: Filters, catalog: Catalog) -> list[Group]:
     """The preset's groups narrowed by the filters, or ad-hoc groups from --primitive."""
     if preset is None:

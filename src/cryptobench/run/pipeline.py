@@ -13,7 +13,7 @@ from ..catalog import primitives as catalog
 from ..errors import UsageError
 from ..measure import parallel, sampling
 from ..measure.case import Prepared, noop_cases
-from ..measure.rounds import JIT_ROUNDS, ROUNDS, Rounds, estimate
+from ..measure.rounds import JIT_ROUNDS, ROUNDS, Rounds, estimate, go_on_seen
 from ..measure.verified import prepare_all
 from ..plan import cases as plan
 from ..results import document as results
@@ -171,8 +171,10 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
     by_key = {rt.key: rt for rts in sets.values() for rt in rts}
     rounds = Rounds(by_key, verifier, store, run_doc, policy, req.rounds, req.jit_rounds)
     rounds.pin, rounds.least = run_doc["settings"]["pin"], req.least_rounds
-    planned = _planned(prepared, policy, req, by_key)
-    console.print(f"measuring: about {planned / 60:.1f} min", markup=False)
+    seen = _go_on_seen(store, run_doc, {rt.id for rt in by_key.values() if rt.compiles})
+    planned = _planned(prepared, policy, req, by_key, seen)
+    said = ", its rounds as the last run here took them" if seen else ""
+    console.print(f"measuring: about {planned / 60:.1f} min{said}", markup=False)
     with Progress(console, rounds.steps(prepared), planned) as bar:
         rounds.on_step, rounds.on_decided = bar.update, bar.skip
         rounds.measure(prepared)
@@ -194,8 +196,13 @@ def _plan(req: RunRequest, cat, live: list[Runtime], skipped, console: Console):
     )
     for rid, why in skipped:
         console.print(f"skipped {rid}: {why}", markup=False)
-    f = plan.with_preset_exclusions(chosen, f)
-    cases, not_offered = plan.build(plan.groups_for(chosen, f, cat), f, cat, impls)
+    groups = plan.groups_for(chosen, f, cat)
+    narrowed = plan.with_preset_exclusions(plan.selection_for(chosen, f, cat), f)
+    cases, not_offered = plan.build(groups, narrowed, cat, impls)
+    if narrowed is not f and (left := plan.left_out(plan.build(groups, f, cat, impls)[0], cases)):
+        console.print(
+            f"left to --preset full: {', '.join(left)} (--impl ID names one back)", markup=False
+        )
     if req.only is not None:
         cases = [c for c in cases if c.key in req.only]
         not_offered = [(c, why) for c, why in not_offered if c.key in req.only]
@@ -248,11 +255,30 @@ def _start(req, chosen, policy, live, skipped) -> dict:
     )
 
 
-def _planned(prepared: list[Prepared], policy, req, by_key: dict[str, Runtime]) -> float:
+def _go_on_seen(store, run_doc: dict, compiling: set[str]) -> dict[str, float]:
+    """How far past the least rounds each runtime's cases went in the last complete run on
+    this machine with the same rounds and precision (rounds.go_on_seen); {} where none is."""
+    mine, want = run_doc["machine"].get("machine_id"), run_doc["settings"]
+    same = ("rounds", "jit_rounds", "least_rounds", "precision", "parallel", "threads")
+    for run in reversed(store.runs()):
+        s = run.get("settings") or {}
+        if (
+            run["id"] != run_doc["id"]
+            and run.get("status") == "complete"
+            and (run.get("machine") or {}).get("machine_id") == mine
+            and all(s.get(k) == want.get(k) for k in same)
+        ):
+            cases = store.load(run["id"], raw=False)[1]
+            return go_on_seen(cases, want.get("least_rounds"), compiling)
+    return {}
+
+
+def _planned(prepared: list[Prepared], policy, req, by_key: dict[str, Runtime], seen) -> float:
     """The rounds' estimate, printed and behind the progress's time left: the plan's
     arithmetic (rounds.estimate) over the verified cases, a long call at its verified
-    duration, each runtime's group start as timed here (session.group_starts). A runtime that
-    reports its compilations gets req.jit_rounds rounds, as Rounds.planned gives it."""
+    duration, each runtime's group start as timed here (session.group_starts), the rounds past
+    the least as ``seen`` here (_go_on_seen). A runtime that reports its compilations gets
+    req.jit_rounds rounds, as Rounds.planned gives it."""
     used = {p.case.runtime_key for p in prepared}
     runtimes = [rt for key, rt in by_key.items() if key in used]
     calls = {p.case.key: p.call_ns / 1e9 for p in prepared if p.call_ns}
@@ -267,6 +293,7 @@ def _planned(prepared: list[Prepared], policy, req, by_key: dict[str, Runtime]) 
         calls,
         policy.slow_min_samples,
         req.least_rounds,
+        seen,
     )
 
 
