@@ -84,3 +84,15 @@ def test_a_bad_preset_file_says_which_line(fakes, tmp_path, text, where):
 def test_a_missing_preset_file_is_a_usage_error(tmp_path):
     proc = cli("run", "--preset", str(tmp_path / "none.toml"))
     assert proc.returncode == 2 and "cannot read preset" in proc.stderr
+
+
+def test_what_a_preset_leaves_out_is_named(fakes, tmp_path):
+    fakes("ok", "other")
+    path = tmp_path / "mine.toml"
+    path.write_text('exclude = ["fake-other/*"]\n' + GOOD)
+    proc = cli("run", "--preset", str(path), "--rounds", "1", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    said = "left out as `mine` leaves them: fake-other/fakelib (--impl ID names one back)"
+    assert said in " ".join(proc.stderr.split())  # the console wraps it at its width
+    got = {r["implementation"] for r in json.loads(proc.stdout)["results"]}
+    assert "fake-other/fakelib" not in got and "fake-ok/fakelib" in got

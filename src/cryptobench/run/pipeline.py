@@ -197,11 +197,14 @@ def _plan(req: RunRequest, cat, live: list[Runtime], skipped, console: Console):
     for rid, why in skipped:
         console.print(f"skipped {rid}: {why}", markup=False)
     groups = plan.groups_for(chosen, f, cat)
-    narrowed = plan.with_preset_exclusions(plan.selection_for(chosen, f, cat), f)
+    selection = plan.selection_for(chosen, f, cat)
+    narrowed = plan.with_preset_exclusions(selection, f)
     cases, not_offered = plan.build(groups, narrowed, cat, impls)
     if narrowed is not f and (left := plan.left_out(plan.build(groups, f, cat, impls)[0], cases)):
         console.print(
-            f"left to --preset full: {', '.join(left)} (--impl ID names one back)", markup=False
+            f"left out as `{selection.name}` leaves them: {', '.join(left)} "
+            "(--impl ID names one back)",
+            markup=False,
         )
     if req.only is not None:
         cases = [c for c in cases if c.key in req.only]
