@@ -75,6 +75,22 @@ def test_names_are_unique_per_machine_and_resolve(ref):
     assert store.resolve("candidate") == "dddd0001"
 
 
+def test_a_machine_s_complete_runs_come_newest_first(ref):
+    store = open_store(ref)
+    for rid, started, status in (
+        ("aaaa0002", "2026-01-01", "complete"),
+        ("bbbb0002", "2026-01-03", "complete"),
+        ("cccc0002", "2026-01-04", "interrupted"),
+        ("dddd0002", "2026-01-05", "running"),
+    ):
+        store.begin_run({**_run(rid, started=started), "status": status})
+    there = _run("eeee0002", started="2026-01-06")
+    store.begin_run({**there, "status": "complete", "machine": {"machine_id": "m2"}})
+    assert [r["id"] for r in store.complete_runs("m1")] == ["bbbb0002", "aaaa0002"]
+    assert [r["id"] for r in store.complete_runs("m1", newest=1)] == ["bbbb0002"]
+    assert store.complete_runs(None) == []
+
+
 def test_import_is_idempotent(ref):
     store = open_store(ref)
     run = {**_run("eeee0001"), "status": "complete", "ended": "2026-01-01T02"}

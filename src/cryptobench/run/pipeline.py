@@ -263,14 +263,9 @@ def _go_on_seen(store, run_doc: dict, compiling: set[str]) -> dict[str, float]:
     this machine with the same rounds and precision (rounds.go_on_seen); {} where none is."""
     mine, want = run_doc["machine"].get("machine_id"), run_doc["settings"]
     same = ("rounds", "jit_rounds", "least_rounds", "precision", "parallel", "threads")
-    for run in reversed(store.runs()):
+    for run in store.complete_runs(mine):
         s = run.get("settings") or {}
-        if (
-            run["id"] != run_doc["id"]
-            and run.get("status") == "complete"
-            and (run.get("machine") or {}).get("machine_id") == mine
-            and all(s.get(k) == want.get(k) for k in same)
-        ):
+        if run["id"] != run_doc["id"] and all(s.get(k) == want.get(k) for k in same):
             cases = store.load(run["id"], raw=False)[1]
             return go_on_seen(cases, want.get("least_rounds"), compiling)
     return {}

@@ -151,6 +151,19 @@ class RunStore:
             out.append(run)
         return out
 
+    def complete_runs(self, machine_id: str | None, newest: int = 100) -> list[dict]:
+        """The ``newest`` complete runs of one machine, newest first, without case counts
+        (what `run`'s estimate reads at its start: run/pipeline._go_on_seen); none for a
+        machine without an id."""
+        if machine_id is None:
+            return []
+        rows = self._exec(
+            "SELECT data, hostname, pid, heartbeat FROM runs WHERE machine_id=? AND"
+            " status='complete' ORDER BY started DESC, id DESC LIMIT ?",
+            (machine_id, newest),
+        ).fetchall()
+        return [self._run_from_row(*row) for row in rows]
+
     def resolve(self, ref: str) -> str:
         """A run id from 'last', a run name (``NAME`` or ``NAME@MACHINE``) or a unique id
         prefix."""
