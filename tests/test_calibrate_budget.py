@@ -9,6 +9,7 @@ implementation."""
 from __future__ import annotations
 
 import json
+import time
 from collections import defaultdict
 
 import pytest
@@ -213,6 +214,27 @@ def test_a_budget_too_small_names_every_implementation_without_an_answer(kdf_run
     for r in rows:
         assert r["status"] == "skipped" and r["error"].startswith("no answer within the time")
         assert f"{r['implementation']}: no answer within the time budget" in res.stderr
+
+
+def test_the_budget_counts_from_the_command_s_start(kdf_runner, tmp_path):  # noqa: F811
+    """What the command spent before its run opened (imports, runner handshakes) is the
+    budget's: a call whose command started 10 s ago has nothing left of a 5 s budget."""
+    from rich.console import Console
+
+    from cryptobench.calibrate.command import Calibration, Request
+
+    req = Request(
+        algorithm="pbkdf2-sha256",
+        target_s=0.005,
+        command="cryptobench calibrate pbkdf2-sha256",
+        db=tmp_path / "r.sqlite",
+        time_budget_s=5.0,
+        rounds=2,
+        started=time.monotonic() - 10.0,
+    )
+    run_doc, rows = Calibration(req, Console(stderr=True)).run()
+    assert rows and all(r["error"].startswith("no answer within the time") for r in rows)
+    assert run_doc["calibration"]["wall_s"] >= 10.0
 
 
 def test_the_short_probe_is_planned_from_the_policys_start():
