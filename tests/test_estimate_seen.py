@@ -3,13 +3,18 @@ machine with the same settings (run/pipeline._go_on_seen), in a real SQLite stor
 
 from __future__ import annotations
 
+import json
+
+from cryptobench.measure import rounds
 from cryptobench.run import pipeline
 from cryptobench.store.sqlite import open_store
+from tests.conftest import cli
 
 SETTINGS = {"rounds": 8, "jit_rounds": 5, "least_rounds": 4, "precision": 0.05}
 
 
 def _run(store, run_id: str, started: str, taken: int, machine="m1", status="complete", **s):
+    measuring = s.pop("measuring", None)
     run = {
         "id": run_id,
         "started": started,
@@ -17,6 +22,7 @@ def _run(store, run_id: str, started: str, taken: int, machine="m1", status="com
         "status": status,
         "settings": {**SETTINGS, **s},
         "machine": {"machine_id": machine, "hostname": "vm"},
+        **({"measuring": measuring} if measuring else {}),
     }
     store.begin_run(run)
     for seq in range(3):
@@ -30,15 +36,33 @@ def _run(store, run_id: str, started: str, taken: int, machine="m1", status="com
 def test_the_last_complete_run_here_with_the_same_settings_is_read(tmp_path):
     store = open_store(tmp_path / "r.sqlite")
     _run(store, "old", "2026-12-01T10:00:00+00:00", taken=8)  # all 8: share 1.0
-    _run(store, "new", "2026-12-01T11:00:00+00:00", taken=6)  # 2 of the 4 past the least
+    pace = {"estimate_s": 50.0, "took_s": 90.0, "as_taken_s": 60.0}  # 1.5× its rounds' plan
+    _run(store, "new", "2026-12-01T11:00:00+00:00", taken=6, measuring=pace)  # 2 of 4 past
     _run(store, "there", "2026-12-01T12:00:00+00:00", taken=4, machine="m2")
     _run(store, "other", "2026-12-01T13:00:00+00:00", taken=4, precision=0.03)
     _run(store, "stopped", "2026-12-01T14:00:00+00:00", taken=4, status="interrupted")
     now = _run(store, "now", "2026-12-01T15:00:00+00:00", taken=4, status="running")
-    assert pipeline._go_on_seen(store, now, set()) == {"c": 0.5, "*": 0.5}
+    assert pipeline._go_on_seen(store, now, set()) == ({"c": 0.5, "*": 0.5}, 1.5)
 
 
 def test_a_first_run_here_keeps_the_quiet_machine_s_shares(tmp_path):
     store = open_store(tmp_path / "r.sqlite")
     now = _run(store, "now", "2026-12-01T15:00:00+00:00", taken=4, status="running")
-    assert pipeline._go_on_seen(store, now, set()) == {}
+    assert pipeline._go_on_seen(store, now, set()) == ({}, 1.0)
+
+
+def test_a_run_stores_its_pace_and_the_next_one_here_plans_with_it(fakes, tmp_path):
+    fakes("ok")
+    db = str(tmp_path / "r.sqlite")
+    args = ("run", "--primitive", "sha256", "--size", "16", "--size", "64", "--size", "1KiB")
+    args += ("--time-per-case", "0.05", "--db", db, "--format", "json")
+    first = cli(*args)
+    assert first.returncode == 0, first.stderr
+    took = json.loads(first.stdout)["run"]["measuring"]
+    assert took["estimate_s"] > 0 and took["took_s"] > 0 and took["as_taken_s"] > 0
+    second = cli(*args)
+    assert second.returncode == 0, second.stderr
+    said = " ".join(second.stderr.split())  # the console wraps at its width
+    assert "its rounds as the last run here took them" in said
+    pace = rounds.pace_seen(took)
+    assert pace == 1.0 or f"at its pace ({pace:.2f}× the plan's)" in said

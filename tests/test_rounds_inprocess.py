@@ -463,6 +463,16 @@ def test_the_rounds_a_noisy_machine_forced_are_read_from_its_last_run():
     assert r.go_on_seen(rows, None, {"java"}) == {}  # --rounds N: every round, nothing to learn
 
 
+def test_a_finished_run_s_pace_is_its_rounds_time_over_the_plan_of_the_rounds_it_took():
+    from cryptobench.measure import rounds as r
+
+    assert r.pace_seen({"estimate_s": 100.0, "took_s": 150.0, "as_taken_s": 120.0}) == 1.25
+    assert r.pace_seen({"took_s": 30.0, "as_taken_s": 60.0}) == 0.5
+    assert r.pace_seen({"took_s": 900.0, "as_taken_s": 60.0}) == r.PACE_RANGE[1]  # believed up to
+    assert r.pace_seen({"took_s": 1.0, "as_taken_s": 60.0}) == r.PACE_RANGE[0]
+    assert r.pace_seen(None) == r.pace_seen({}) == r.pace_seen({"took_s": 5, "as_taken_s": 0}) == 1
+
+
 def test_the_estimate_takes_the_rounds_seen_here_over_the_quiet_machine_s():
     from cryptobench.measure import rounds as r
 

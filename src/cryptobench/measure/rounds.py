@@ -203,6 +203,27 @@ def go_on_seen(results: list[dict], least: int | None, compiling: set[str]) -> d
     return {rid: sum(v) / len(v) for rid, v in shares.items() if len(v) >= GO_ON_MIN_CASES}
 
 
+# A finished run's pace is believed within these bounds (a run cut short by a crash or a
+# laptop's sleep says nothing of the next one's)
+PACE_RANGE = (0.5, 4.0)
+
+
+def pace_seen(measuring: dict | None) -> float:
+    """How much longer than the plan's arithmetic a finished run's rounds took here: its
+    run.measuring's ``took_s`` over ``as_taken_s`` (the estimate redone after its rounds with
+    the rounds its cases did take, go_on_seen of itself), so what is left is the machine's
+    per-round cost (process starts, store writes, a batch's overhead) that BATCH_EXTRA_S and
+    START_S, read on a faster VM, do not know; within PACE_RANGE, 1.0 where none is stored.
+    Measured: `make bench` on a noisy 2-core Xeon VM (2026-12-01 22:57) printed "about 4.3
+    min" for 9.3 min of measuring, and `run --primitive sha256 --size 1KiB` after it, its
+    rounds as that run took them, "about 0.6 min" for 0.8 min."""
+    took, planned = (measuring or {}).get("took_s"), (measuring or {}).get("as_taken_s")
+    if not took or not planned or planned <= 0:
+        return 1.0
+    low, high = PACE_RANGE
+    return min(high, max(low, took / planned))
+
+
 def _case_go_on(rid: str, compiles: bool, seen: dict[str, float]) -> float:
     """A runtime's share past the least: as seen here (go_on_seen), its own or, not compiling,
     every such runtime's; else GO_ON's."""

@@ -13,7 +13,7 @@ from ..catalog import primitives as catalog
 from ..errors import UsageError
 from ..measure import parallel, sampling
 from ..measure.case import Prepared, noop_cases
-from ..measure.rounds import JIT_ROUNDS, ROUNDS, Rounds, estimate, go_on_seen
+from ..measure.rounds import JIT_ROUNDS, ROUNDS, Rounds, estimate, go_on_seen, pace_seen
 from ..measure.verified import prepare_all
 from ..plan import cases as plan
 from ..results import document as results
@@ -171,13 +171,22 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
     by_key = {rt.key: rt for rts in sets.values() for rt in rts}
     rounds = Rounds(by_key, verifier, store, run_doc, policy, req.rounds, req.jit_rounds)
     rounds.pin, rounds.least = run_doc["settings"]["pin"], req.least_rounds
-    seen = _go_on_seen(store, run_doc, {rt.id for rt in by_key.values() if rt.compiles})
-    planned = _planned(prepared, policy, req, by_key, seen)
+    compiling = {rt.id for rt in by_key.values() if rt.compiles}
+    seen, pace = _go_on_seen(store, run_doc, compiling)
+    planned = _planned(prepared, policy, req, by_key, seen) * pace
     said = ", its rounds as the last run here took them" if seen else ""
+    said += f", at its pace ({pace:.2f}× the plan's)" if pace != 1.0 else ""
     console.print(f"measuring: about {planned / 60:.1f} min{said}", markup=False)
+    t0 = time.monotonic()
     with Progress(console, rounds.steps(prepared), planned) as bar:
         rounds.on_step, rounds.on_decided = bar.update, bar.skip
         rounds.measure(prepared)
+    taken = go_on_seen([rounds.result_of(p) for p in prepared], req.least_rounds, compiling)
+    run_doc["measuring"] = {  # read by the next run's estimate (rounds.pace_seen)
+        "estimate_s": round(planned, 1),
+        "took_s": round(time.monotonic() - t0, 1),
+        "as_taken_s": round(_planned(prepared, policy, req, by_key, taken), 1),
+    }
     if run_doc["settings"].get("metric") == "instructions":
         _count_instructions(rounds, prepared, (store, run_doc, req), console)
     for cpus, threads in ((req.parallel, False), (req.threads, True)):
@@ -258,17 +267,19 @@ def _start(req, chosen, policy, live, skipped) -> dict:
     )
 
 
-def _go_on_seen(store, run_doc: dict, compiling: set[str]) -> dict[str, float]:
+def _go_on_seen(store, run_doc: dict, compiling: set[str]) -> tuple[dict[str, float], float]:
     """How far past the least rounds each runtime's cases went in the last complete run on
-    this machine with the same rounds and precision (rounds.go_on_seen); {} where none is."""
+    this machine with the same rounds and precision (rounds.go_on_seen), and the pace of its
+    rounds against the plan's arithmetic (rounds.pace_seen); {} and 1.0 where none is."""
     mine, want = run_doc["machine"].get("machine_id"), run_doc["settings"]
     same = ("rounds", "jit_rounds", "least_rounds", "precision", "parallel", "threads")
     for run in store.complete_runs(mine):
         s = run.get("settings") or {}
         if run["id"] != run_doc["id"] and all(s.get(k) == want.get(k) for k in same):
             cases = store.load(run["id"], raw=False)[1]
-            return go_on_seen(cases, want.get("least_rounds"), compiling)
-    return {}
+            shares = go_on_seen(cases, want.get("least_rounds"), compiling)
+            return shares, pace_seen(run.get("measuring"))
+    return {}, 1.0
 
 
 def _planned(prepared: list[Prepared], policy, req, by_key: dict[str, Runtime], seen) -> float:
