@@ -45,6 +45,14 @@ def test_the_last_complete_run_here_with_the_same_settings_is_read(tmp_path):
     assert pipeline._go_on_seen(store, now, set()) == ({"c": 0.5, "*": 0.5}, 1.5)
 
 
+def test_the_shares_a_run_stored_are_taken_over_its_cases(tmp_path):
+    store = open_store(tmp_path / "r.sqlite")
+    stored = {"took_s": 30.0, "as_taken_s": 30.0, "go_on": {"c": 0.25, "*": 0.25}}
+    _run(store, "new", "2026-12-01T11:00:00+00:00", taken=8, measuring=stored)  # cases: 1.0
+    now = _run(store, "now", "2026-12-01T15:00:00+00:00", taken=4, status="running")
+    assert pipeline._go_on_seen(store, now, set()) == ({"c": 0.25, "*": 0.25}, 1.0)
+
+
 def test_a_first_run_here_keeps_the_quiet_machine_s_shares(tmp_path):
     store = open_store(tmp_path / "r.sqlite")
     now = _run(store, "now", "2026-12-01T15:00:00+00:00", taken=4, status="running")
@@ -60,6 +68,7 @@ def test_a_run_stores_its_pace_and_the_next_one_here_plans_with_it(fakes, tmp_pa
     assert first.returncode == 0, first.stderr
     took = json.loads(first.stdout)["run"]["measuring"]
     assert took["estimate_s"] > 0 and took["took_s"] > 0 and took["as_taken_s"] > 0
+    assert set(took["go_on"]) == {"fake-ok", "*"}  # 3 cases of one runtime without a JIT
     second = cli(*args)
     assert second.returncode == 0, second.stderr
     said = " ".join(second.stderr.split())  # the console wraps at its width

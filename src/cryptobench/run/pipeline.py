@@ -182,10 +182,11 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
         rounds.on_step, rounds.on_decided = bar.update, bar.skip
         rounds.measure(prepared)
     taken = go_on_seen([rounds.result_of(p) for p in prepared], req.least_rounds, compiling)
-    run_doc["measuring"] = {  # read by the next run's estimate (rounds.pace_seen)
+    run_doc["measuring"] = {  # read by the next run's estimate (_go_on_seen)
         "estimate_s": round(planned, 1),
         "took_s": round(time.monotonic() - t0, 1),
         "as_taken_s": round(_planned(prepared, policy, req, by_key, taken), 1),
+        "go_on": {rid: round(share, 4) for rid, share in taken.items()},
     }
     if run_doc["settings"].get("metric") == "instructions":
         _count_instructions(rounds, prepared, (store, run_doc, req), console)
@@ -269,16 +270,20 @@ def _start(req, chosen, policy, live, skipped) -> dict:
 
 def _go_on_seen(store, run_doc: dict, compiling: set[str]) -> tuple[dict[str, float], float]:
     """How far past the least rounds each runtime's cases went in the last complete run on
-    this machine with the same rounds and precision (rounds.go_on_seen), and the pace of its
+    this machine with the same rounds and precision (rounds.go_on_seen, as it stored them in
+    run.measuring, else from its cases), and the pace of its
     rounds against the plan's arithmetic (rounds.pace_seen); {} and 1.0 where none is."""
     mine, want = run_doc["machine"].get("machine_id"), run_doc["settings"]
     same = ("rounds", "jit_rounds", "least_rounds", "precision", "parallel", "threads")
     for run in store.complete_runs(mine):
         s = run.get("settings") or {}
         if run["id"] != run_doc["id"] and all(s.get(k) == want.get(k) for k in same):
-            cases = store.load(run["id"], raw=False)[1]
-            shares = go_on_seen(cases, want.get("least_rounds"), compiling)
-            return shares, pace_seen(run.get("measuring"))
+            measuring = run.get("measuring") or {}
+            shares = measuring.get("go_on")
+            if shares is None:  # a run stored before its shares were: read from its cases
+                cases = store.load(run["id"], raw=False)[1]
+                shares = go_on_seen(cases, want.get("least_rounds"), compiling)
+            return shares, pace_seen(measuring)
     return {}, 1.0
 
 
