@@ -228,3 +228,31 @@ def test_liveness_rules():
     assert liveness.status(running, "far", 1, stale, now)[0] == "interrupted"
     assert liveness.status(running, me, os.getpid(), stale, now)[0] == "interrupted"  # pid reuse
     assert liveness.status({"status": "complete"}, "far", 1, stale, now) == ("complete", None)
+
+
+def test_an_sqlite_store_logs_ahead_and_leaves_other_files_alone(tmp_path):
+    """WAL, synced at checkpoints (store/sqlite.py _journal): what one connection committed
+    another reads at once, and the rows survive the writer's process being gone (its
+    connection dropped unclosed); another application's SQLite file keeps its journal mode."""
+    path = tmp_path / "r.sqlite"
+    writer = open_store(str(path))
+    assert writer.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert writer.db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+    writer.begin_run(_run("r1"))
+    writer.put_case("r1", 0, _case("c/openssl"))
+    reader = open_store(str(path), create=False)
+    assert [c["implementation"] for c in reader.load("r1")[1]] == ["c/openssl"]
+    del writer  # no close: as a killed run leaves it
+    assert [c["implementation"] for c in open_store(str(path)).load("r1")[1]] == ["c/openssl"]
+
+    other = tmp_path / "other.sqlite"
+    db = sqlite3.connect(other)
+    db.execute("PRAGMA application_id = 7")
+    db.execute("CREATE TABLE t (x)")
+    db.commit()
+    db.close()
+    with pytest.raises(DataError, match="another application"):
+        open_store(str(other))
+    db = sqlite3.connect(other)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    db.close()

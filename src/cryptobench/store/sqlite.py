@@ -54,6 +54,7 @@ class SqliteStore(RunStore):
                 self.file.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.file, timeout=30)
             self._check()
+            self._journal()  # after the check: never another application's file
         except sqlite3.DatabaseError as exc:
             raise DataError(
                 f"{self.where}: not a usable cryptobench database ({exc}; if it is damaged, "
@@ -61,6 +62,20 @@ class SqliteStore(RunStore):
             ) from None
         except OSError as exc:
             raise DataError(f"{self.where}: cannot open the database ({exc.strerror})") from None
+
+    def _journal(self) -> None:
+        """Write-ahead logging, synced at checkpoints (synchronous=NORMAL): a run commits
+        after every round of every case, between two requests, and a rollback journal synced
+        on each commit cost 0.77 ms a commit here against 0.026 ms (2026-12-02, 300 commits of a
+        case-sized row, the median; a `default` run commits ~2 500 times). A killed process
+        loses nothing committed; a power loss may lose the last commits, never the file. A
+        store that cannot switch (read-only, a file system without shared memory) keeps its
+        mode."""
+        try:
+            if self.db.execute("PRAGMA journal_mode=WAL").fetchone()[0].lower() == "wal":
+                self.db.execute("PRAGMA synchronous=NORMAL")
+        except sqlite3.OperationalError:
+            pass
 
     def _check(self) -> None:
         app_id = self.db.execute("PRAGMA application_id").fetchone()[0]
