@@ -4,6 +4,7 @@ machine with the same settings (run/pipeline._go_on_seen), in a real SQLite stor
 from __future__ import annotations
 
 import json
+import re
 
 from cryptobench.measure import rounds
 from cryptobench.run import pipeline
@@ -75,3 +76,7 @@ def test_a_run_stores_its_pace_and_the_next_one_here_plans_with_it(fakes, tmp_pa
     assert "its rounds as the last run here took them" in said
     pace = rounds.pace_seen(took)
     assert pace == 1.0 or f"at its pace ({pace:.2f}× the plan's)" in said
+    # a short estimate in seconds (under 90 s), as its figure: not "about 0.1 min" for 2 s
+    estimate = json.loads(second.stdout)["run"]["measuring"]["estimate_s"]
+    shown = re.search(r"measuring: about (\d+) s", said)
+    assert estimate < 90 and shown and abs(int(shown[1]) - estimate) <= 1
