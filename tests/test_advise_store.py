@@ -46,7 +46,7 @@ def test_what_cannot_change_the_answer_is_not_measured(tmp_path):
     assert json.loads(res.stdout)["recommendation"]["primitive"] == "argon2id"
     runs = cli("runs", "--db", db, "--format", "json")
     assert runs.returncode == 0, runs.stderr
-    assert len(json.loads(runs.stdout)) == 1  # nothing measured, nothing stored
+    assert len(json.loads(runs.stdout)["runs"]) == 1  # nothing measured, nothing stored
 
 
 def test_what_cannot_change_the_answer_starts_no_runner_and_no_measuring_stack(tmp_path):
@@ -54,3 +54,30 @@ def test_what_cannot_change_the_answer_starts_no_runner_and_no_measuring_stack(t
     mods = set(loaded("advise", "--use", "password", "--size", "8", "--db", db))
     assert "cryptobench.advise.rank" in mods  # it did answer
     assert not HEAVY & mods, HEAVY & mods
+
+
+def test_a_later_run_without_the_use_s_primitives_is_passed_over(tmp_path):
+    """`make bench` (the password hashes stored), then `run --preset quick` (none): advise
+    answers from the earlier run, measuring nothing, and names it (cli/answers._stored)."""
+    db = _store(tmp_path)
+    doc = json.loads(FIXTURE.read_text())
+    later = {
+        **doc["run"],
+        "id": "0b0b0b0b-0000-4000-8000-00000000ad02",
+        "command": "cryptobench run",
+    }
+    later["started"], later["ended"] = "2026-11-22T13:00:00+00:00", "2026-11-22T13:01:00+00:00"
+    doc["run"] = later
+    doc["results"] = [r for r in doc["results"] if r["primitive"] in ("sha256", "noop")]
+    path = tmp_path / "quick.json"
+    path.write_text(json.dumps(doc))
+    assert cli("import", str(path), "--db", db).returncode == 0
+    res = cli("advise", "--use", "password", "--size", "8", "--format", "json", "--db", db)
+    assert res.returncode == 0, res.stderr
+    assert "run 0a0a0a0a lacks 1 cases (go/x-crypto bcrypt verify) that cannot" in res.stderr
+    assert json.loads(res.stdout)["recommendation"]["primitive"] == "argon2id"
+    runs = json.loads(cli("runs", "--db", db, "--format", "json").stdout)["runs"]
+    assert len(runs) == 2  # nothing measured, nothing stored
+    mixed = cli("advise", "--use", "small-digest", "--size", "64", "--format", "json", "--db", db)
+    assert mixed.returncode == 0, mixed.stderr  # the later run holds sha256: it is the one read
+    assert "0b0b0b0b" in mixed.stdout and "0a0a0a0a" not in mixed.stdout

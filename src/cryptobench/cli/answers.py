@@ -108,20 +108,42 @@ def calibrate(algorithm, target, memory, runtimes, impls, time_budget, rounds, f
 
 
 ADVISE_CHAIN = 6  # advise's own runs (a first pass, full rounds) read back with the run before
+ADVISE_LOOK = 20  # runs looked back through for one that holds the use's primitives
+# runs whose rows rank nothing at the catalog's parameters: calibrate's (its own costs), leak's
+PASSED_OVER = ("cryptobench calibrate", "cryptobench leak")
 
 
-def _stored(sources, runs: list[dict], primitives: set[str]) -> dict:
-    """The last run, and where it was measured by `advise`, the runs before it back to the
-    first that was not (at most ADVISE_CHAIN): one document, later cases replacing earlier;
-    only the cases of ``primitives`` are read."""
+def _stored(sources, runs: list[dict], primitives: set[str]) -> dict | None:
+    """The newest run that holds a case of ``primitives`` (looking back ADVISE_LOOK runs,
+    past `calibrate` and `leak` runs and past runs that hold none, such as a `quick` run
+    after `make bench`'s `default`: measured 2026-12-02, `advise --use password` then measured
+    15 cases for 19.5 s that the `default` run before held), and where it was measured by
+    `advise`, the runs before it back to the first that was not (at most ADVISE_CHAIN): one
+    document, later cases replacing earlier; only the cases of ``primitives`` are read. Where
+    no run holds any, the newest run, as before (what it lacks is measured)."""
     from ..advise.rank import merge
 
-    chain = []
-    for run in reversed(runs[-ADVISE_CHAIN:]):
-        chain.append(run["id"])
-        if not str(run.get("command", "")).startswith("cryptobench advise"):
+    ranked = primitives - {"noop"}
+    docs, newest = [], None
+    for run in reversed(runs[-ADVISE_LOOK:]):
+        command = str(run.get("command", ""))
+        if command.startswith(PASSED_OVER):
+            continue
+        doc = sources.load(run["id"], primitives=primitives)
+        newest = newest or doc
+        advised = command.startswith("cryptobench advise")
+        if (
+            not advised
+            and not docs
+            and not any(r.get("primitive") in ranked for r in doc["results"])
+        ):
+            continue  # holds nothing this use ranks
+        docs.append(doc)
+        if not advised or len(docs) >= ADVISE_CHAIN:
             break
-    docs = [sources.load(i, primitives=primitives) for i in reversed(chain)]
+    docs = list(reversed(docs)) or ([newest] if newest else [])
+    if not docs:
+        return None
     impls = {i["id"]: i for d in docs for i in d["run"].get("implementations", [])}
     run = {**docs[-1]["run"], "implementations": list(impls.values())}
     return {**docs[-1], "run": run, "results": merge(docs)}
