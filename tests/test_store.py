@@ -256,3 +256,13 @@ def test_an_sqlite_store_logs_ahead_and_leaves_other_files_alone(tmp_path):
     db = sqlite3.connect(other)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
     db.close()
+
+
+def test_the_newest_runs_come_newest_first_without_counting_cases(ref):
+    store = open_store(ref)
+    for i, started in enumerate(["2026-01-01", "2026-01-03", "2026-01-02"]):
+        store.begin_run(_run(f"{i}" * 16, started=started))
+    store.put_case("1" * 16, 0, _case("a/one"))
+    got = store.newest_runs(2)
+    assert [r["id"] for r in got] == ["1" * 16, "2" * 16]
+    assert "n_cases" not in got[0]

@@ -114,30 +114,27 @@ PASSED_OVER = ("cryptobench calibrate", "cryptobench leak")
 
 
 def _stored(sources, runs: list[dict], primitives: set[str]) -> dict | None:
-    """The newest run that holds a case of ``primitives`` (looking back ADVISE_LOOK runs,
-    past `calibrate` and `leak` runs and past runs that hold none, such as a `quick` run
-    after `make bench`'s `default`: measured 2026-12-02, `advise --use password` then measured
-    15 cases for 19.5 s that the `default` run before held), and where it was measured by
-    `advise`, the runs before it back to the first that was not (at most ADVISE_CHAIN): one
-    document, later cases replacing earlier; only the cases of ``primitives`` are read. Where
-    no run holds any, the newest run, as before (what it lacks is measured)."""
+    """Of ``runs`` (newest first, ADVISE_LOOK of them), the newest that holds a case of
+    ``primitives``, past `calibrate` and `leak` runs and past runs that hold none (a `quick`
+    run after `make bench`'s `default`: measured 2026-12-02, `advise --use password` then
+    measured 15 cases for 19.5 s that the `default` run before held); where it was measured by
+    `advise`, the runs before it back to the first that was not and holds one (at most
+    ADVISE_CHAIN): one document, later cases replacing earlier; only the cases of
+    ``primitives`` are read. Where no run holds any, the newest run, as before (what it lacks
+    is measured)."""
     from ..advise.rank import merge
 
     ranked = primitives - {"noop"}
     docs, newest = [], None
-    for run in reversed(runs[-ADVISE_LOOK:]):
+    for run in runs:
         command = str(run.get("command", ""))
         if command.startswith(PASSED_OVER):
             continue
         doc = sources.load(run["id"], primitives=primitives)
         newest = newest or doc
         advised = command.startswith("cryptobench advise")
-        if (
-            not advised
-            and not docs
-            and not any(r.get("primitive") in ranked for r in doc["results"])
-        ):
-            continue  # holds nothing this use ranks
+        if not advised and not any(r.get("primitive") in ranked for r in doc["results"]):
+            continue  # holds nothing this use ranks: neither the base nor a part of it
         docs.append(doc)
         if not advised or len(docs) >= ADVISE_CHAIN:
             break
@@ -278,7 +275,7 @@ def advise(use_name, size, runtimes, pq, from_ref, fmt, output_path, **opts):
     base = None
     if from_ref is not None:
         base = sources.load(from_ref, primitives=wanted)
-    elif runs := sources.store.runs():
+    elif runs := sources.store.newest_runs(ADVISE_LOOK):
         base = _stored(sources, runs, wanted)
     if base is None:
         err.print("no stored run: every case this answer needs is measured", markup=False)

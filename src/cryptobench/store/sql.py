@@ -151,6 +151,17 @@ class RunStore:
             out.append(run)
         return out
 
+    def newest_runs(self, newest: int) -> list[dict]:
+        """The ``newest`` runs, newest first, without case counts (what `advise` looks back
+        through: cli/answers._stored; `runs()` counting every run's cases took 0.54 s of a
+        0.96 s answer on a store of 25 runs, 2026-12-02)."""
+        rows = self._exec(
+            "SELECT data, hostname, pid, heartbeat FROM runs"
+            " ORDER BY started DESC, id DESC LIMIT ?",
+            (newest,),
+        ).fetchall()
+        return [self._run_from_row(*row) for row in rows]
+
     def complete_runs(self, machine_id: str | None, newest: int = 100) -> list[dict]:
         """The ``newest`` complete runs of one machine, newest first, without case counts
         (what `run`'s estimate reads at its start: run/pipeline._go_on_seen); none for a
