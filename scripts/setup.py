@@ -4,7 +4,8 @@
 1. Debian packages: the union of every runners/*/runner.toml [setup] apt list and
    scripts/apt-core.txt, installed with apt-get when missing (as root; otherwise the
    command to run is printed).
-2. The orchestrator's virtual environment at .venv (pinned dependencies from pyproject.toml,
+2. The orchestrator's virtual environment at .venv, made by a pinned uv (UV; pip where uv
+   cannot be had or fails) (pinned dependencies from pyproject.toml,
    plus each runner's requirements.txt for runners that run in it, every version, transitive
    ones included, held by requirements.lock); the test tools (pytest,
    ruff, playwright, pyperf, …: the `dev` extra) only with --test-tools.
@@ -14,7 +15,8 @@
    given every core (MAKEFLAGS -jN, which cargo's jobserver client shares). A fresh clone's
    setup on 2 cores, 2026-11-28: 137 s one step after another (Rust 66 s of it, most of that
    AWS-LC's C build; C++ 37 s on one core), 94 s this way. Rust's compiled crates are cached
-   per user (runners/rust/Makefile): a later clone builds only the runner's crate.
+   per user (runners/rust/Makefile), built from one copy of its sources, and the Java jar
+   is kept per user (runners/java/Makefile): a later clone of the same code builds neither.
 4. With --test-tools (`make test` only): the `dev` extra above, and the tools the tests feed
    exports to that are not Python packages: benchstat, built from the Go module proxy into
    .venv/bin. `make bench` installs none of them.
@@ -42,6 +44,10 @@ BUILD_ENV = {"MAKEFLAGS": f"-j{os.cpu_count() or 1}", **os.environ}
 # The builds yield to the orchestrator's install beside them, the longer path to "done" (a fresh
 # clone, 2026-12-02: the builds done at 25.6 s, .venv at 32.3 s; both cores busy throughout)
 NICE = ["nice", "-n", "10"] if shutil.which("nice") else []
+# Makes .venv and installs into it (from its own cache, linked; bytecode compiled on every core):
+# a fresh clone's .venv in ~12 s instead of ~35 s (`python3 -m venv` 5.5 s, pip 29 s: one core
+# unpacking ~300 MB and compiling 5 000 modules; 2026-12-02), what setup waited for last
+UV = "uv==0.13.9"
 # tests/test_exports.py: golang.org/x/perf has no tagged release; this is its pseudo-version
 BENCHSTAT = "golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da"
 
@@ -88,7 +94,36 @@ def apt_install(packages: list[str]) -> None:
                 say(f"could not install {pkg}: runners needing it will be skipped")
 
 
+def uv() -> str | None:
+    """A pinned uv (UV) kept per user, installed with pip the first time; None where that fails
+    (no network, no wheel for this machine): the virtual environment is then made with pip."""
+    home = os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache")
+    target = Path(home) / "cryptobench" / f"uv-{UV.split('==')[1]}"
+    exe = target / "bin" / "uv"
+    if exe.exists():
+        return str(exe)
+    say(f"installing {UV} into {target} (it makes .venv)")
+    pip = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    pip.append("--root-user-action=ignore")  # a --target install touches no system package
+    tmp = target.with_name(target.name + f".{os.getpid()}")
+    if subprocess.run([*pip, "--target", str(tmp), UV]).returncode != 0:
+        shutil.rmtree(tmp, ignore_errors=True)
+        say(f"{UV} could not be installed: .venv is made with pip")
+        return None
+    try:
+        tmp.rename(target)
+    except OSError:  # another setup put it there meanwhile
+        shutil.rmtree(tmp, ignore_errors=True)
+    return str(exe) if exe.exists() else None
+
+
 def venv(extra_requirements: list[Path], dev: bool) -> None:
+    orchestrator = ["-e", f"{ROOT}[dev]" if dev else str(ROOT)]
+    both = [*orchestrator, *(a for r in extra_requirements for a in ("-r", str(r)))]
+    names = ", ".join(str(r.relative_to(ROOT)) for r in extra_requirements)
+    say(f"installing the orchestrator, its pinned dependencies and {names or 'no runner'}")
+    if (exe := uv()) and uv_venv(exe, both):
+        return
     if not (VENV / "bin" / "python").exists():
         say("creating .venv")
         subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
@@ -102,14 +137,10 @@ def venv(extra_requirements: list[Path], dev: bool) -> None:
         "-c",  # every package's version, transitive ones included
         str(ROOT / "requirements.lock"),
     ]
-    orchestrator = ["-e", f"{ROOT}[dev]" if dev else str(ROOT)]
-    names = ", ".join(str(r.relative_to(ROOT)) for r in extra_requirements)
     # One pip for the orchestrator and the runners' libraries: one resolve, one start (a fresh
     # clone's setup, 2026-12-02: 2.9 s of its 32.9 s wall were the second pip's, beside the
     # builds). Where that fails, each on its own: the orchestrator must install, a runner's
     # library that does not only leaves those libraries out.
-    say(f"installing the orchestrator, its pinned dependencies and {names or 'no runner'}")
-    both = [*orchestrator, *(a for r in extra_requirements for a in ("-r", str(r)))]
     if subprocess.run([*pip, *both]).returncode == 0:
         return
     say("one install failed: the orchestrator, then each requirements file on its own")
@@ -118,6 +149,23 @@ def venv(extra_requirements: list[Path], dev: bool) -> None:
         say(f"installing {req.relative_to(ROOT)}")
         if subprocess.run([*pip, "-r", str(req)]).returncode != 0:
             say(f"{req.relative_to(ROOT)} failed: those libraries will be left out")
+
+
+def uv_venv(exe: str, both: list[str]) -> bool:
+    """.venv made and filled by uv: the same pinned versions (requirements.lock as constraints),
+    pip seeded into it, every module compiled to bytecode as pip does, on every core. False
+    where it failed: pip then does it all (one requirements file may be what failed)."""
+    if not (VENV / "bin" / "python").exists():
+        cmd = [exe, "venv", "-q", "--seed", "--python", sys.executable, str(VENV)]
+        if subprocess.run(cmd).returncode != 0:
+            shutil.rmtree(VENV, ignore_errors=True)
+            return False
+    cmd = [exe, "pip", "install", "-q", "--python", str(VENV / "bin" / "python")]
+    cmd += ["--compile-bytecode", "-c", str(ROOT / "requirements.lock"), *both]
+    if subprocess.run(cmd).returncode == 0:
+        return True
+    say("uv could not install everything: pip does, one requirements file at a time if need be")
+    return False
 
 
 def web_assets() -> None:
