@@ -97,3 +97,17 @@ def test_slow_families_are_shown_in_ms():
     )
     (t,) = layout.tables([r])
     assert t.unit == "ms/op" and layout.cell(r, t.unit) == "55.00"
+
+
+def _probed(*ns: float) -> dict:
+    return {"run": {"settings": {"rounds": len(ns)}, "probes": [{"median_ns": x} for x in ns]}}
+
+
+def test_the_method_note_says_a_machine_was_busy_only_past_its_bound():
+    busy = layout.method_note(_probed(860, 1140, 1140, 820, 1070, 1110, 1040, 1090))
+    assert "(spread 39.0%)" in busy
+    assert "the machine was busy" in busy and "1.39x as long" in busy
+    assert "measure on a quiet machine" in busy
+    quiet = layout.method_note(_probed(1000, 1040, 1120, 1010))
+    assert "(spread 12.0%)" in quiet
+    assert "busy" not in quiet

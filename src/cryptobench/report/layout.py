@@ -291,6 +291,12 @@ def fits(results: list[dict]) -> list[tuple[str, stats.Fit]]:
     return out
 
 
+# The drift probe's spread (max/min - 1 over a run's rounds) past which the run's note says the
+# machine was busy: up to 21% in quiet sessions' runs, 40-61% on a contended host (methodology.md,
+# "A busy machine", 2026-12-02)
+BUSY_SPREAD = 0.25
+
+
 def method_note(doc: dict) -> str:
     """How the run was measured, and what the drift probe saw: one line under the tables."""
     run = doc.get("run") or {}
@@ -306,6 +312,14 @@ def method_note(doc: dict) -> str:
         text += "; drift probe " + ", ".join(f"{ns / 1e3:.2f}" for ns in probes) + " µs"
         if spread is not None:
             text += f" (spread {spread:.1%})"
+        if spread is not None and spread > BUSY_SPREAD:
+            text += (
+                f"; the machine was busy: the probe, the same work every round, took "
+                f"{1 + spread:.2f}x as long in one round as in another (more than "
+                f"{1 + BUSY_SPREAD:.2f}x), so intervals are wide and medians can move from run "
+                "to run because of it: measure on a quiet machine (docs/methodology.md, "
+                '"A busy machine")'
+            )
     others = run.get("other_users") or []
     if others:  # run.neighbours: another user's run was timing on this machine meanwhile
         who = ", ".join(f"uid {m.get('uid')} (pid {m.get('pid')})" for m in others)
