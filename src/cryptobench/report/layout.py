@@ -297,6 +297,16 @@ def fits(results: list[dict]) -> list[tuple[str, stats.Fit]]:
 BUSY_SPREAD = 0.25
 
 
+def busy(spread: float) -> str:
+    """What method_note adds when the probe spread more than BUSY_SPREAD."""
+    return (
+        f"; the machine was busy: the probe, the same work every round, took {1 + spread:.2f}x "
+        f"as long in one round as in another (more than {1 + BUSY_SPREAD:.2f}x), so intervals "
+        "are wide and medians can move from run to run because of it: measure on a quiet "
+        'machine (docs/methodology.md, "A busy machine")'
+    )
+
+
 def method_note(doc: dict) -> str:
     """How the run was measured, and what the drift probe saw: one line under the tables."""
     run = doc.get("run") or {}
@@ -311,15 +321,7 @@ def method_note(doc: dict) -> str:
         spread = stats.drift(run["probes"])
         text += "; drift probe " + ", ".join(f"{ns / 1e3:.2f}" for ns in probes) + " µs"
         if spread is not None:
-            text += f" (spread {spread:.1%})"
-        if spread is not None and spread > BUSY_SPREAD:
-            text += (
-                f"; the machine was busy: the probe, the same work every round, took "
-                f"{1 + spread:.2f}x as long in one round as in another (more than "
-                f"{1 + BUSY_SPREAD:.2f}x), so intervals are wide and medians can move from run "
-                "to run because of it: measure on a quiet machine (docs/methodology.md, "
-                '"A busy machine")'
-            )
+            text += f" (spread {spread:.1%})" + (busy(spread) if spread > BUSY_SPREAD else "")
     others = run.get("other_users") or []
     if others:  # run.neighbours: another user's run was timing on this machine meanwhile
         who = ", ".join(f"uid {m.get('uid')} (pid {m.get('pid')})" for m in others)
