@@ -8,7 +8,8 @@
    cannot be had or fails) (pinned dependencies from pyproject.toml,
    plus each runner's requirements.txt for runners that run in it, every version, transitive
    ones included, held by requirements.lock); the test tools (pytest,
-   ruff, playwright, pyperf, …: the `dev` extra) only with --test-tools.
+   ruff, playwright, pyperf, …: the `dev` extra) only with --test-tools. Beside it, web/'s
+   `npm ci` (the HTML report's chart and table libraries).
 3. Each runner's [setup] build command, in its folder. A runner that fails to build is
    reported with the tail of its log and skipped later; the others go on. The builds run at
    once, beside step 2 (none needs another's output or the virtual environment), with make
@@ -16,7 +17,8 @@
    setup on 2 cores, 2026-11-28: 137 s one step after another (Rust 66 s of it, most of that
    AWS-LC's C build; C++ 37 s on one core), 94 s this way. Rust's compiled crates are cached
    per user (runners/rust/Makefile), built from one copy of its sources, and the Java jar
-   is kept per user (runners/java/Makefile): a later clone of the same code builds neither.
+   and Node's node_modules are kept per user (runners/java/Makefile, runners/node/Makefile):
+   a later clone of the same code builds none of them.
 4. With --test-tools (`make test` only): the `dev` extra above, and the tools the tests feed
    exports to that are not Python packages: benchstat, built from the Go module proxy into
    .venv/bin. `make bench` installs none of them.
@@ -224,11 +226,6 @@ def build(folder: Path, cmd: list[str]) -> bool:
     return ok
 
 
-def python_and_web(dev: bool) -> None:
-    venv(sorted(ROOT.glob("runners/*/requirements.txt")), dev=dev)
-    web_assets()
-
-
 def build_runner(folder: Path, toml: dict, with_variants: bool) -> list[str]:
     """Builds one runner, then its variants where asked; the names that failed."""
     cmd = toml.get("setup", {}).get("build")
@@ -267,10 +264,12 @@ def main(argv: list[str]) -> int:
     ]
     packages = sorted({*core, *(p for _, t in runners for p in t.get("setup", {}).get("apt", []))})
     apt_install(packages)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=len(runners) + 1) as pool:
-        python = pool.submit(python_and_web, args.test_tools)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(runners) + 2) as pool:
+        python = pool.submit(venv, sorted(ROOT.glob("runners/*/requirements.txt")), args.test_tools)
+        web = pool.submit(web_assets)
         builds = [pool.submit(build_runner, f, toml, with_variants) for f, toml in runners]
         python.result()
+        web.result()
         failed = [name for job in builds for name in job.result()]
     if args.test_tools and not test_tools():
         failed.append("benchstat")
