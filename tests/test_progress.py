@@ -40,3 +40,26 @@ def test_steps_a_decided_case_will_not_take_leave_the_total():
     assert bar.total == 6
     bar.skip(10)  # never below what is done
     assert bar.total == 3
+
+
+def _probes(*us: float) -> list[dict]:
+    return [{"round": i, "median_ns": v * 1e3} for i, v in enumerate(us, 1)]
+
+
+def test_a_busy_machine_is_said_once_as_soon_as_the_probes_spread_past_the_bound():
+    from rich.console import Console
+
+    from cryptobench.report.layout import BUSY_SPREAD
+    from cryptobench.run.progress import Progress
+
+    out = io.StringIO()
+    bar = Progress(Console(file=out, width=400), 40, 60.0)
+    bar.probe(1, _probes(1.00))  # one probe: nothing to compare yet
+    bar.probe(2, _probes(1.00, 1.00 + BUSY_SPREAD))  # at the bound: a quiet machine's
+    assert out.getvalue() == ""
+    bar.probe(3, _probes(1.00, 1.20, 1.38))
+    said = out.getvalue()
+    assert said.startswith("round 3: the drift probe") and "1.38x" in said
+    assert "the machine is busy" in said and '"A busy machine"' in said
+    bar.probe(4, _probes(1.00, 1.20, 1.38, 1.50))
+    assert out.getvalue() == said  # said once

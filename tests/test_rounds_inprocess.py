@@ -592,3 +592,12 @@ def test_collection_share_and_the_batch_it_gives():
     assert collection_share([1000.0] * 20 + steady[:20]) == pytest.approx(1.0, abs=0.01)
     assert batch_for(None) == batch_for(1.1) == sampling.TARGET_BATCH_NS
     assert batch_for(1.75) == sampling.LONG_BATCH_NS
+
+
+def test_each_round_hands_its_probe_and_the_earlier_ones_to_on_probe():
+    rt = FakeRuntime("c", isolate=False, jit=False)
+    r, _ = _rounds(rt, rounds=3)
+    seen = []
+    r.on_probe = lambda round_no, probes: seen.append((round_no, [p["round"] for p in probes]))
+    r.measure(_prepared("c", sizes=(16,)))
+    assert seen == [(1, [1]), (2, [1, 2]), (3, [1, 2, 3])]

@@ -364,6 +364,7 @@ class Rounds:
     pin: dict | None = None  # machine.pin_plan()
     on_step: Callable[[Prepared, int, dict | None], None] = lambda p, r, res: None
     on_decided: Callable[[int], None] = lambda skipped: None  # case-rounds no longer needed
+    on_probe: Callable[[int, list[dict]], None] = lambda r, probes: None  # after each probe
     _state: dict[int, _State] = field(default_factory=dict)
 
     def measure(self, prepared: list[Prepared]) -> None:
@@ -378,6 +379,7 @@ class Rounds:
                 rt.cpu = cpu
             self.run["probes"].append({"round": r, **probe.measure(cpu)})
             self.store.update_run(self.run)
+            self.on_probe(r, self.run["probes"])
             for group in order(prepared, self.run["seed"], r):
                 rt = self.runtimes[group[0].case.runtime_key]
                 if r > self.planned(rt) or all(self._state[p.seq].done for p in group):

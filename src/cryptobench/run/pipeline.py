@@ -179,7 +179,7 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
     console.print(f"measuring: about {_about(planned)}{said}", markup=False)
     t0 = time.monotonic()
     with Progress(console, rounds.steps(prepared), planned) as bar:
-        rounds.on_step, rounds.on_decided = bar.update, bar.skip
+        rounds.on_step, rounds.on_decided, rounds.on_probe = bar.update, bar.skip, bar.probe
         rounds.measure(prepared)
     taken = go_on_seen([rounds.result_of(p) for p in prepared], req.least_rounds, compiling)
     run_doc["measuring"] = {  # read by the next run's estimate (_go_on_seen)

@@ -8,6 +8,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 from rich.progress import Progress as RichProgress
 
+from .. import stats
+from ..report.layout import BUSY_SPREAD
+
 
 def summary(res: dict, round_no: int | None = None) -> str:
     name = f"{res['implementation']} {res['primitive']} {res['operation']} {res['size']}"
@@ -44,6 +47,7 @@ class Progress:
             else None
         )
         self.task = None
+        self.warned = False  # that the machine is busy (probe)
 
     def __enter__(self):
         if self.bar:
@@ -73,6 +77,23 @@ class Progress:
                 f"[{self.done}/{self.total}] {summary(result, round_no)}{self.left()}",
                 markup=False,
             )
+
+    def probe(self, round_no: int, probes: list[dict]) -> None:
+        """After each round's drift probe: the first time the probes so far spread more than
+        a quiet machine's (report.layout.BUSY_SPREAD, the note under the tables), one line
+        says the machine is busy, so nobody waits for the end of a long run to learn it."""
+        spread = stats.drift(probes)
+        if self.warned or spread is None or spread <= BUSY_SPREAD:
+            return
+        self.warned = True
+        (self.bar.console if self.bar else self.console).print(
+            f"round {round_no}: the drift probe, the same work every round, has taken "
+            f"{1 + spread:.2f}x as long in one round as in another (more than "
+            f"{1 + BUSY_SPREAD:.2f}x): the machine is busy, so intervals will be wide and "
+            "medians can move from run to run; measure on a quiet machine to decide "
+            '(docs/methodology.md, "A busy machine")',
+            markup=False,
+        )
 
     def skip(self, steps: int) -> None:
         """``steps`` planned rounds of cases will not be measured (a case decided early)."""
