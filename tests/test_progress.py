@@ -49,8 +49,8 @@ def _probes(*us: float) -> list[dict]:
 def test_a_busy_machine_is_said_once_as_soon_as_the_probes_spread_past_the_bound():
     from rich.console import Console
 
-    from cryptobench.report.layout import BUSY_SPREAD
     from cryptobench.run.progress import Progress
+    from cryptobench.stats import BUSY_SPREAD
 
     out = io.StringIO()
     bar = Progress(Console(file=out, width=400), 40, 60.0)

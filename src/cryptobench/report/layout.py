@@ -294,16 +294,13 @@ def fits(results: list[dict]) -> list[tuple[str, stats.Fit]]:
 # The drift probe's spread (max/min - 1 over a run's rounds) past which the run's note says the
 # machine was busy: up to 21% in quiet sessions' runs, 40-61% on a contended host (methodology.md,
 # "A busy machine", 2026-12-02)
-BUSY_SPREAD = 0.25
-
-
 def busy(spread: float) -> str:
-    """What method_note adds when the probe spread more than BUSY_SPREAD."""
+    """What method_note adds when the probe spread more than stats.BUSY_SPREAD."""
     return (
         f"; the machine was busy: the probe, the same work every round, took {1 + spread:.2f}x "
-        f"as long in one round as in another (more than {1 + BUSY_SPREAD:.2f}x), so intervals "
-        "are wide and medians can move from run to run because of it: measure on a quiet "
-        'machine (docs/methodology.md, "A busy machine")'
+        f"as long in one round as in another (more than {1 + stats.BUSY_SPREAD:.2f}x), so "
+        "intervals are wide and medians can move from run to run because of it: measure on a "
+        'quiet machine (docs/methodology.md, "A busy machine")'
     )
 
 
@@ -321,7 +318,7 @@ def method_note(doc: dict) -> str:
         spread = stats.drift(run["probes"])
         text += "; drift probe " + ", ".join(f"{ns / 1e3:.2f}" for ns in probes) + " µs"
         if spread is not None:
-            text += f" (spread {spread:.1%})" + (busy(spread) if spread > BUSY_SPREAD else "")
+            text += f" (spread {spread:.1%})" + (busy(spread) if spread > stats.BUSY_SPREAD else "")
     others = run.get("other_users") or []
     if others:  # run.neighbours: another user's run was timing on this machine meanwhile
         who = ", ".join(f"uid {m.get('uid')} (pid {m.get('pid')})" for m in others)

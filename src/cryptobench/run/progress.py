@@ -9,7 +9,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemaini
 from rich.progress import Progress as RichProgress
 
 from .. import stats
-from ..report.layout import BUSY_SPREAD
 
 
 def summary(res: dict, round_no: int | None = None) -> str:
@@ -80,16 +79,16 @@ class Progress:
 
     def probe(self, round_no: int, probes: list[dict]) -> None:
         """After each round's drift probe: the first time the probes so far spread more than
-        a quiet machine's (report.layout.BUSY_SPREAD, the note under the tables), one line
+        a quiet machine's (stats.BUSY_SPREAD, as the note under the tables reads it), one line
         says the machine is busy, so nobody waits for the end of a long run to learn it."""
         spread = stats.drift(probes)
-        if self.warned or spread is None or spread <= BUSY_SPREAD:
+        if self.warned or spread is None or spread <= stats.BUSY_SPREAD:
             return
         self.warned = True
         (self.bar.console if self.bar else self.console).print(
             f"round {round_no}: the drift probe, the same work every round, has taken "
             f"{1 + spread:.2f}x as long in one round as in another (more than "
-            f"{1 + BUSY_SPREAD:.2f}x): the machine is busy, so intervals will be wide and "
+            f"{1 + stats.BUSY_SPREAD:.2f}x): the machine is busy, so intervals will be wide and "
             "medians can move from run to run; measure on a quiet machine to decide "
             '(docs/methodology.md, "A busy machine")',
             markup=False,

@@ -331,6 +331,12 @@ def ratio_ci(a, b, confidence: float = CONFIDENCE) -> tuple[float, float, float]
     return ca.median / cb.median, ca.low / cb.high, ca.high / cb.low
 
 
+# A quiet machine's drift probe stays within this spread over a run's rounds (max/min − 1):
+# the quiet Intel VM's runs up to 21%, the busy AMD VM's 30–52% (docs/methodology.md, "A busy
+# machine"); the note under the tables and the line during a run both read it.
+BUSY_SPREAD = 0.25
+
+
 def drift(probes: list[dict]) -> float | None:
     """Largest relative spread of a run's probes (max/min − 1), None with fewer than two."""
     values = [p["median_ns"] for p in probes if p.get("median_ns")]
