@@ -291,9 +291,6 @@ def fits(results: list[dict]) -> list[tuple[str, stats.Fit]]:
     return out
 
 
-# The drift probe's spread (max/min - 1 over a run's rounds) past which the run's note says the
-# machine was busy: up to 21% in quiet sessions' runs, 40-61% on a contended host (methodology.md,
-# "A busy machine", 2026-12-02)
 def busy(spread: float) -> str:
     """What method_note adds when the probe spread more than stats.BUSY_SPREAD."""
     return (

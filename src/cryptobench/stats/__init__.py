@@ -332,7 +332,7 @@ def ratio_ci(a, b, confidence: float = CONFIDENCE) -> tuple[float, float, float]
 
 
 # A quiet machine's drift probe stays within this spread over a run's rounds (max/min − 1):
-# the quiet Intel VM's runs up to 21%, the busy AMD VM's 30–52% (docs/methodology.md, "A busy
+# quiet sessions' runs up to 21%, the busy AMD VM's 30–61% (docs/methodology.md, "A busy
 # machine"); the note under the tables and the line during a run both read it.
 BUSY_SPREAD = 0.25
 
