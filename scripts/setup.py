@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -52,6 +53,15 @@ NICE = ["nice", "-n", "10"] if shutil.which("nice") else []
 UV = "uv==0.13.9"
 # tests/test_exports.py: golang.org/x/perf has no tagged release; this is its pseudo-version
 BENCHSTAT = "golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da"
+
+
+def cache_dir() -> Path:
+    """The package's own paths.cache_dir(), read from its file: paths.py uses only the standard
+    library, and setup runs before the package is installed."""
+    spec = importlib.util.spec_from_file_location("_cb_paths", ROOT / "src/cryptobench/paths.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.cache_dir()
 
 
 def say(msg: str) -> None:
@@ -99,8 +109,7 @@ def apt_install(packages: list[str]) -> None:
 def uv() -> str | None:
     """A pinned uv (UV) kept per user, installed with pip the first time; None where that fails
     (no network, no wheel for this machine): the virtual environment is then made with pip."""
-    home = os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache")
-    target = Path(home) / "cryptobench" / f"uv-{UV.split('==')[1]}"
+    target = cache_dir() / f"uv-{UV.split('==')[1]}"
     exe = target / "bin" / "uv"
     if exe.exists():
         return str(exe)

@@ -31,7 +31,9 @@ def project_root() -> Path:
 
 def cache_dir() -> Path:
     """$XDG_CACHE_HOME/cryptobench (~/.cache/cryptobench): where an installed cryptobench
-    builds its runners (`cryptobench setup`)."""
+    builds its runners (`cryptobench setup`), and where the runners' Makefiles
+    (runners/cache.mk) and scripts/setup.py (which reads this function from this file) keep what
+    a later checkout reuses."""
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "cryptobench"
 
