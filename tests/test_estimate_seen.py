@@ -43,7 +43,10 @@ def test_the_last_complete_run_here_with_the_same_settings_is_read(tmp_path):
     _run(store, "other", "2026-12-01T13:00:00+00:00", taken=4, precision=0.03)
     _run(store, "stopped", "2026-12-01T14:00:00+00:00", taken=4, status="interrupted")
     now = _run(store, "now", "2026-12-01T15:00:00+00:00", taken=4, status="running")
-    assert pipeline._go_on_seen(store, now, set()) == ({"c": 0.5, "*": 0.5}, 1.5)
+    assert pipeline._go_on_seen(store, pipeline._earlier(store, now), now, set()) == (
+        {"c": 0.5, "*": 0.5},
+        1.5,
+    )
 
 
 def test_the_shares_a_run_stored_are_taken_over_its_cases(tmp_path):
@@ -51,13 +54,16 @@ def test_the_shares_a_run_stored_are_taken_over_its_cases(tmp_path):
     stored = {"took_s": 30.0, "as_taken_s": 30.0, "go_on": {"c": 0.25, "*": 0.25}}
     _run(store, "new", "2026-12-01T11:00:00+00:00", taken=8, measuring=stored)  # cases: 1.0
     now = _run(store, "now", "2026-12-01T15:00:00+00:00", taken=4, status="running")
-    assert pipeline._go_on_seen(store, now, set()) == ({"c": 0.25, "*": 0.25}, 1.0)
+    assert pipeline._go_on_seen(store, pipeline._earlier(store, now), now, set()) == (
+        {"c": 0.25, "*": 0.25},
+        1.0,
+    )
 
 
 def test_a_first_run_here_keeps_the_quiet_machine_s_shares(tmp_path):
     store = open_store(tmp_path / "r.sqlite")
     now = _run(store, "now", "2026-12-01T15:00:00+00:00", taken=4, status="running")
-    assert pipeline._go_on_seen(store, now, set()) == ({}, 1.0)
+    assert pipeline._go_on_seen(store, pipeline._earlier(store, now), now, set()) == ({}, 1.0)
 
 
 def test_a_run_stores_its_pace_and_the_next_one_here_plans_with_it(fakes, tmp_path):
@@ -77,6 +83,25 @@ def test_a_run_stores_its_pace_and_the_next_one_here_plans_with_it(fakes, tmp_pa
     pace = rounds.pace_seen(took)
     assert pace == 1.0 or f"at its pace ({pace:.2f}× the plan's)" in said
     # a short estimate in seconds (under 90 s), as its figure: not "about 0.1 min" for 2 s
-    estimate = json.loads(second.stdout)["run"]["measuring"]["estimate_s"]
+    again = json.loads(second.stdout)["run"]
+    assert again["measuring"]["fastest_probe"]["run"] == json.loads(first.stdout)["run"]["id"]
+    estimate = again["measuring"]["estimate_s"]
     shown = re.search(r"measuring: about (\d+) s", said)
     assert estimate < 90 and shown and abs(int(shown[1]) - estimate) <= 1
+
+
+def test_the_fastest_probe_here_is_taken_from_this_machine_s_complete_runs(tmp_path):
+    store = open_store(tmp_path / "r.sqlite")
+    for run_id, started, probes, machine, status in (
+        ("slow", "2026-12-01T10:00:00+00:00", [1900.0, 2000.0], "m1", "complete"),
+        ("fast", "2026-12-01T11:00:00+00:00", [790.0, 810.0], "m1", "complete"),
+        ("there", "2026-12-01T12:00:00+00:00", [400.0], "m2", "complete"),  # another machine
+        ("cut", "2026-12-01T13:00:00+00:00", [500.0], "m1", "interrupted"),
+        ("none", "2026-12-01T14:00:00+00:00", [], "m1", "complete"),  # no probe stored
+    ):
+        run = _run(store, run_id, started, taken=4, machine=machine, status=status)
+        store.update_run({**run, "probes": [{"median_ns": ns} for ns in probes]})
+    now = _run(store, "now", "2026-12-01T15:00:00+00:00", taken=4, status="running")
+    got = pipeline.fastest_probe(pipeline._earlier(store, now))
+    assert got == {"ns": 799.9, "run": "fast", "started": "2026-12-01T11:00:00+00:00"}
+    assert pipeline.fastest_probe([]) is None

@@ -63,3 +63,34 @@ def test_a_busy_machine_is_said_once_as_soon_as_the_probes_spread_past_the_bound
     assert "the machine is busy" in said and '"A busy machine"' in said
     bar.probe(4, _probes(1.00, 1.20, 1.38, 1.50))
     assert out.getvalue() == said  # said once
+
+
+FASTEST = {"ns": 800.0, "run": "0123456789abcdef", "started": "2026-12-02T04:03:00+00:00"}
+
+
+def test_a_machine_slower_than_its_fastest_earlier_run_is_said_once():
+    from rich.console import Console
+
+    from cryptobench.run.progress import Progress
+
+    out = io.StringIO()
+    bar = Progress(Console(file=out, width=400), 40, 60.0, FASTEST)
+    bar.probe(1, _probes(0.95))  # 1.19x the fastest earlier run: within a quiet machine's
+    assert out.getvalue() == ""
+    bar.probe(2, _probes(0.95, 1.40))  # geometric mean 1.153 µs: 1.44x
+    said = out.getvalue()
+    assert said.startswith("round 2: the drift probe reads 1.44x as long as in this machine")
+    assert "(0.80 µs, run 01234567 on 2026-12-02)" in said and "slower than it has been" in said
+    bar.probe(3, _probes(0.95, 1.40, 1.50))
+    assert out.getvalue().count("slower than it has been") == 1  # said once
+
+
+def test_without_an_earlier_run_here_no_slowdown_is_said():
+    from rich.console import Console
+
+    from cryptobench.run.progress import Progress
+
+    out = io.StringIO()
+    bar = Progress(Console(file=out, width=400), 40, 60.0)
+    bar.probe(1, _probes(5.0))
+    assert out.getvalue() == ""

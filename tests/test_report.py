@@ -111,3 +111,15 @@ def test_the_method_note_says_a_machine_was_busy_only_past_its_bound():
     quiet = layout.method_note(_probed(1000, 1040, 1120, 1010))
     assert "(spread 12.0%)" in quiet
     assert "busy" not in quiet
+
+
+def test_the_method_note_says_a_machine_was_slower_than_its_fastest_earlier_run():
+    doc = _probed(1900, 1940, 1980, 1950)  # every round alike, each 2.4x the earlier run's
+    fastest = {"ns": 800.0, "run": "0123456789abcdef", "started": "2026-12-02T04:03:00+00:00"}
+    doc["run"]["measuring"] = {"fastest_probe": fastest}
+    note = layout.method_note(doc)
+    assert "busy" not in note.split("slower")[0]  # the probes did not spread
+    assert "the drift probe read 2.43x as long as in this machine's fastest earlier run" in note
+    assert "(0.80 µs, run 01234567 on 2026-12-02)" in note and "not comparable" in note
+    doc["run"]["measuring"]["fastest_probe"]["ns"] = 1700.0  # 1.14x: a quiet machine's
+    assert "slower than it has been" not in layout.method_note(doc)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from .. import stats
 from ..catalog.primitives import FAMILIES, PUBKEY_FAMILIES
 from ..catalog.primitives import SLOW_FAMILIES as SLOW
+from ..results import probe
 from ..runtimes import cpu_features
 
 FAMILY_ORDER = FAMILIES
@@ -291,16 +292,6 @@ def fits(results: list[dict]) -> list[tuple[str, stats.Fit]]:
     return out
 
 
-def busy(spread: float) -> str:
-    """What method_note adds when the probe spread more than stats.BUSY_SPREAD."""
-    return (
-        f"; the machine was busy: the probe, the same work every round, took {1 + spread:.2f}x "
-        f"as long in one round as in another (more than {1 + stats.BUSY_SPREAD:.2f}x), so "
-        "intervals are wide and medians can move from run to run because of it: measure on a "
-        'quiet machine (docs/methodology.md, "A busy machine")'
-    )
-
-
 def method_note(doc: dict) -> str:
     """How the run was measured, and what the drift probe saw: one line under the tables."""
     run = doc.get("run") or {}
@@ -315,7 +306,12 @@ def method_note(doc: dict) -> str:
         spread = stats.drift(run["probes"])
         text += "; drift probe " + ", ".join(f"{ns / 1e3:.2f}" for ns in probes) + " µs"
         if spread is not None:
-            text += f" (spread {spread:.1%})" + (busy(spread) if spread > stats.BUSY_SPREAD else "")
+            busy = spread > stats.BUSY_SPREAD
+            text += f" (spread {spread:.1%})" + ("; " + probe.busy(spread, False) if busy else "")
+        fastest = (run.get("measuring") or {}).get("fastest_probe")
+        times = stats.slower(run["probes"], (fastest or {}).get("ns"))
+        if times is not None and times > 1 + stats.BUSY_SPREAD:
+            text += "; " + probe.slowed(times, fastest, during=False)
     others = run.get("other_users") or []
     if others:  # run.neighbours: another user's run was timing on this machine meanwhile
         who = ", ".join(f"uid {m.get('uid')} (pid {m.get('pid')})" for m in others)

@@ -152,7 +152,7 @@ PROBE_MOVED = 0.03  # the drift probe moving more than this says the machine cha
 
 def probe_median(doc: dict) -> float | None:
     """The geometric mean of a run's drift probes (None for runs without any)."""
-    return geomean([p.get("median_ns") or 0 for p in (doc.get("run") or {}).get("probes") or []])
+    return stats.probe_level((doc.get("run") or {}).get("probes") or [])
 
 
 def probe_estimate(doc: dict) -> stats.RoundsCI | None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from .. import stats
 from ..catalog import primitives as catalog
 from ..errors import UsageError
 from ..measure import parallel, sampling
@@ -172,13 +173,15 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
     rounds = Rounds(by_key, verifier, store, run_doc, policy, req.rounds, req.jit_rounds)
     rounds.pin, rounds.least = run_doc["settings"]["pin"], req.least_rounds
     compiling = {rt.id for rt in by_key.values() if rt.compiles}
-    seen, pace = _go_on_seen(store, run_doc, compiling)
+    earlier = _earlier(store, run_doc)
+    seen, pace = _go_on_seen(store, earlier, run_doc, compiling)
+    fastest = fastest_probe(earlier)
     planned = _planned(prepared, policy, req, by_key, seen) * pace
     said = ", its rounds as the last run here took them" if seen else ""
     said += f", at its pace ({pace:.2f}× the plan's)" if pace != 1.0 else ""
     console.print(f"measuring: about {_about(planned)}{said}", markup=False)
     t0 = time.monotonic()
-    with Progress(console, rounds.steps(prepared), planned) as bar:
+    with Progress(console, rounds.steps(prepared), planned, fastest) as bar:
         rounds.on_step, rounds.on_decided, rounds.on_probe = bar.update, bar.skip, bar.probe
         rounds.measure(prepared)
     taken = go_on_seen([rounds.result_of(p) for p in prepared], req.least_rounds, compiling)
@@ -187,6 +190,7 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
         "took_s": round(time.monotonic() - t0, 1),
         "as_taken_s": round(_planned(prepared, policy, req, by_key, taken), 1),
         "go_on": {rid: round(share, 4) for rid, share in taken.items()},
+        **({"fastest_probe": fastest} if fastest else {}),
     }
     if run_doc["settings"].get("metric") == "instructions":
         _count_instructions(rounds, prepared, (store, run_doc, req), console)
@@ -274,16 +278,36 @@ def _about(seconds: float) -> str:
     return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
 
 
-def _go_on_seen(store, run_doc: dict, compiling: set[str]) -> tuple[dict[str, float], float]:
+def _earlier(store, run_doc: dict) -> list[dict]:
+    """This machine's complete runs before this one, newest first (store.complete_runs)."""
+    mine = store.complete_runs(run_doc["machine"].get("machine_id"))
+    return [r for r in mine if r["id"] != run_doc["id"]]
+
+
+def fastest_probe(earlier: list[dict]) -> dict | None:
+    """The fastest drift probe of this machine's earlier complete runs (``earlier``, newest
+    first: store.complete_runs), by each run's probe level (stats.probe_level), with the run it
+    came from; None where no run here has one. A run whose probe reads more than
+    1 + stats.BUSY_SPREAD times it is said to run on a machine slower than it has been."""
+    best = None
+    for run in earlier:
+        level = stats.probe_level(run.get("probes") or [])
+        if level and (best is None or level < best["ns"]):
+            best = {"ns": round(level, 1), "run": run["id"], "started": run.get("started")}
+    return best
+
+
+def _go_on_seen(store, earlier, run_doc: dict, compiling) -> tuple[dict[str, float], float]:
     """How far past the least rounds each runtime's cases went in the last complete run on
-    this machine with the same rounds and precision (rounds.go_on_seen, as it stored them in
-    run.measuring, else from its cases), and the pace of its
-    rounds against the plan's arithmetic (rounds.pace_seen); {} and 1.0 where none is."""
-    mine, want = run_doc["machine"].get("machine_id"), run_doc["settings"]
+    this machine (``earlier``: its complete runs, newest first) with the same rounds and
+    precision (rounds.go_on_seen, as it stored them in run.measuring, else from its cases), and
+    the pace of its rounds against the plan's arithmetic (rounds.pace_seen); {} and 1.0 where
+    none is."""
+    want = run_doc["settings"]
     same = ("rounds", "jit_rounds", "least_rounds", "precision", "parallel", "threads")
-    for run in store.complete_runs(mine):
+    for run in earlier:
         s = run.get("settings") or {}
-        if run["id"] != run_doc["id"] and all(s.get(k) == want.get(k) for k in same):
+        if all(s.get(k) == want.get(k) for k in same):
             measuring = run.get("measuring") or {}
             shares = measuring.get("go_on")
             if shares is None:  # a run stored before its shares were: read from its cases

@@ -9,6 +9,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemaini
 from rich.progress import Progress as RichProgress
 
 from .. import stats
+from ..results import probe
 
 
 def summary(res: dict, round_no: int | None = None) -> str:
@@ -27,9 +28,16 @@ def summary(res: dict, round_no: int | None = None) -> str:
 
 
 class Progress:
-    def __init__(self, console: Console, total: int, planned_s: float | None = None):
+    def __init__(
+        self,
+        console: Console,
+        total: int,
+        planned_s: float | None = None,
+        fastest: dict | None = None,
+    ):
         """``planned_s``: the plan's estimate (measure/rounds.estimate): lines say the time
-        left by it, or by the pace so far once the plan is overrun."""
+        left by it, or by the pace so far once the plan is overrun. ``fastest``: the fastest
+        drift probe of this machine's earlier runs (run/pipeline.fastest_probe)."""
         self.console, self.total, self.done = console, total, 0
         self.planned_s, self.t0 = planned_s, time.monotonic()
         self.live = console.is_terminal
@@ -46,7 +54,8 @@ class Progress:
             else None
         )
         self.task = None
-        self.warned = False  # that the machine is busy (probe)
+        self.fastest = fastest
+        self.warned = self.warned_slow = False  # that the machine is busy, or slowed (probe)
 
     def __enter__(self):
         if self.bar:
@@ -81,18 +90,25 @@ class Progress:
         """After each round's drift probe: the first time the probes so far spread more than
         a quiet machine's (stats.BUSY_SPREAD, as the note under the tables reads it), one line
         says the machine is busy, so nobody waits for the end of a long run to learn it."""
+        self._slowed(round_no, probes)
         spread = stats.drift(probes)
         if self.warned or spread is None or spread <= stats.BUSY_SPREAD:
             return
         self.warned = True
-        (self.bar.console if self.bar else self.console).print(
-            f"round {round_no}: the drift probe, the same work every round, has taken "
-            f"{1 + spread:.2f}x as long in one round as in another (more than "
-            f"{1 + stats.BUSY_SPREAD:.2f}x): the machine is busy, so intervals will be wide and "
-            "medians can move from run to run; measure on a quiet machine to decide "
-            '(docs/methodology.md, "A busy machine")',
-            markup=False,
-        )
+        self._say(f"round {round_no}: " + probe.busy(spread, during=True))
+
+    def _slowed(self, round_no: int, probes: list[dict]) -> None:
+        """The first time the probes so far read more than 1 + stats.BUSY_SPREAD times the
+        fastest earlier run's on this machine, one line says the machine is slower than it
+        has been: a uniformly slow host spreads no probe, and would go unsaid otherwise."""
+        times = stats.slower(probes, (self.fastest or {}).get("ns"))
+        if self.warned_slow or times is None or times <= 1 + stats.BUSY_SPREAD:
+            return
+        self.warned_slow = True
+        self._say(f"round {round_no}: " + probe.slowed(times, self.fastest, during=True))
+
+    def _say(self, text: str) -> None:
+        (self.bar.console if self.bar else self.console).print(text, markup=False)
 
     def skip(self, steps: int) -> None:
         """``steps`` planned rounds of cases will not be measured (a case decided early)."""

@@ -333,7 +333,8 @@ def ratio_ci(a, b, confidence: float = CONFIDENCE) -> tuple[float, float, float]
 
 # A quiet machine's drift probe stays within this spread over a run's rounds (max/min − 1):
 # quiet sessions' runs up to 21%, the busy AMD VM's 30–61% (docs/methodology.md, "A busy
-# machine"); the note under the tables and the line during a run both read it.
+# machine"); the note under the tables and the line during a run both read it, and the same
+# bound for a run's probe against the fastest earlier run's on the machine (``slower``).
 BUSY_SPREAD = 0.25
 
 
@@ -343,3 +344,18 @@ def drift(probes: list[dict]) -> float | None:
     if len(values) < 2:
         return None
     return max(values) / min(values) - 1
+
+
+def probe_level(probes: list[dict]) -> float | None:
+    """A run's drift probe as one figure: the geometric mean of its rounds' medians."""
+    values = [p["median_ns"] for p in probes if (p.get("median_ns") or 0) > 0]
+    return float(np.exp(np.mean(np.log(values)))) if values else None
+
+
+def slower(probes: list[dict], fastest_ns: float | None) -> float | None:
+    """How many times the fastest earlier run's probe level on this machine (``fastest_ns``)
+    this run's probes read so far (probe_level); None without either."""
+    level = probe_level(probes)
+    if level is None or not fastest_ns:
+        return None
+    return level / fastest_ns
