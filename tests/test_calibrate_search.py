@@ -320,3 +320,16 @@ def test_the_table_says_how_many_rounds_its_times_are_of():
     assert any(n.startswith("ms: geometric mean of 3–8 rounds' medians") for n in notes)
     notes = calibration.view({"run": run, "results": rows[:1]}).notes
     assert any(n.startswith("ms: geometric mean of 3 rounds' medians") for n in notes)
+
+
+def test_the_table_says_when_the_machine_was_slower_than_its_fastest_earlier_run():
+    from cryptobench.report import calibration
+
+    fastest = {"ns": 800.0, "run": "0123456789abcdef", "started": "2026-12-02T04:21:00+00:00"}
+    run = {"calibration": {"param": "t", "tolerance": 0.15, "fastest_probe": fastest}}
+    run |= {"settings": {"rounds": 3}, "probes": [{"median_ns": 1900.0}, {"median_ns": 1950.0}]}
+    notes = calibration.view({"run": run, "results": []}).notes
+    (said,) = [n for n in notes if "slower than it has been" in n]
+    assert said.startswith("the drift probe read 2.41x as long as in this machine's fastest")
+    run["probes"] = [{"median_ns": 850.0}, {"median_ns": 900.0}]  # 1.09x: as fast as it has been
+    assert not any("slower" in n for n in calibration.view({"run": run, "results": []}).notes)

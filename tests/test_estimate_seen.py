@@ -7,7 +7,7 @@ import json
 import re
 
 from cryptobench.measure import rounds
-from cryptobench.run import pipeline
+from cryptobench.run import lifecycle, pipeline
 from cryptobench.store.sqlite import open_store
 from tests.conftest import cli
 
@@ -43,7 +43,7 @@ def test_the_last_complete_run_here_with_the_same_settings_is_read(tmp_path):
     _run(store, "other", "2026-12-01T13:00:00+00:00", taken=4, precision=0.03)
     _run(store, "stopped", "2026-12-01T14:00:00+00:00", taken=4, status="interrupted")
     now = _run(store, "now", "2026-12-01T15:00:00+00:00", taken=4, status="running")
-    assert pipeline._go_on_seen(store, pipeline._earlier(store, now), now, set()) == (
+    assert pipeline._go_on_seen(store, lifecycle.earlier_runs(store, now), now, set()) == (
         {"c": 0.5, "*": 0.5},
         1.5,
     )
@@ -54,7 +54,7 @@ def test_the_shares_a_run_stored_are_taken_over_its_cases(tmp_path):
     stored = {"took_s": 30.0, "as_taken_s": 30.0, "go_on": {"c": 0.25, "*": 0.25}}
     _run(store, "new", "2026-12-01T11:00:00+00:00", taken=8, measuring=stored)  # cases: 1.0
     now = _run(store, "now", "2026-12-01T15:00:00+00:00", taken=4, status="running")
-    assert pipeline._go_on_seen(store, pipeline._earlier(store, now), now, set()) == (
+    assert pipeline._go_on_seen(store, lifecycle.earlier_runs(store, now), now, set()) == (
         {"c": 0.25, "*": 0.25},
         1.0,
     )
@@ -63,7 +63,7 @@ def test_the_shares_a_run_stored_are_taken_over_its_cases(tmp_path):
 def test_a_first_run_here_keeps_the_quiet_machine_s_shares(tmp_path):
     store = open_store(tmp_path / "r.sqlite")
     now = _run(store, "now", "2026-12-01T15:00:00+00:00", taken=4, status="running")
-    assert pipeline._go_on_seen(store, pipeline._earlier(store, now), now, set()) == ({}, 1.0)
+    assert pipeline._go_on_seen(store, lifecycle.earlier_runs(store, now), now, set()) == ({}, 1.0)
 
 
 def test_a_run_stores_its_pace_and_the_next_one_here_plans_with_it(fakes, tmp_path):
@@ -102,6 +102,6 @@ def test_the_fastest_probe_here_is_taken_from_this_machine_s_complete_runs(tmp_p
         run = _run(store, run_id, started, taken=4, machine=machine, status=status)
         store.update_run({**run, "probes": [{"median_ns": ns} for ns in probes]})
     now = _run(store, "now", "2026-12-01T15:00:00+00:00", taken=4, status="running")
-    got = pipeline.fastest_probe(pipeline._earlier(store, now))
+    got = lifecycle.fastest_probe(lifecycle.earlier_runs(store, now))
     assert got == {"ns": 799.9, "run": "fast", "started": "2026-12-01T11:00:00+00:00"}
-    assert pipeline.fastest_probe([]) is None
+    assert lifecycle.fastest_probe([]) is None

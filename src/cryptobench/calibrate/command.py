@@ -20,6 +20,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from .. import stats
 from ..catalog import policy as policy_mod
 from ..catalog import primitives as catalog
 from ..errors import UsageError
@@ -27,7 +28,8 @@ from ..measure import probe
 from ..measure.case import Prepared, bench_for, round_error, serves
 from ..plan.cases import PASSWORD_SIZES, Case
 from ..results import document as results
-from ..run.lifecycle import Lifecycle, document, stopping
+from ..results import probe as probe_words
+from ..run.lifecycle import Lifecycle, document, earlier_runs, fastest_probe, stopping
 from ..runtimes.discovery import runtime_matches
 from ..runtimes.protocol import RemoteError, RunnerFailure
 from ..runtimes.session import Runtime, open_runtimes
@@ -107,6 +109,7 @@ class Calibration:
         self.run_doc: dict = {}
         self.runtime_of: dict[str, Runtime] = {}  # implementation → its runtime (answers)
         self.started: set[str] = set()  # runtimes whose first answer's process was timed
+        self.said_slowed = False  # that the machine is slower than it has been (_drift)
 
     def _base_params(self) -> dict:
         user = {}
@@ -200,6 +203,9 @@ class Calibration:
         req = self.req
         clock0 = req.started if req.started is not None else time.monotonic()
         self.store, self.run_doc = life.store, life.begin(self._start(live, skipped))
+        fastest = fastest_probe(earlier_runs(self.store, self.run_doc))
+        if fastest:  # a drift probe slower than it has read here is said (_drift)
+            self.run_doc["calibration"]["fastest_probe"] = fastest
         verifier = Verifier(self.cat, vectors.load_all(self.cat), live, timeout=req.timeout)
         self.clock0, self.starts = clock0, {rt.id: rt.start_s for rt in live if rt.start_s}
         self.verified = Verified.of(verifier, live, req.reverify)
@@ -286,8 +292,17 @@ class Calibration:
         )
 
     def _drift(self, round_no: int) -> None:
-        self.run_doc["probes"].append({"round": round_no, **probe.measure(None)})
+        """The drift probe; the first time the probes read more than 1 + stats.BUSY_SPREAD
+        times this machine's fastest earlier run's, one line says so: the costs chosen on a
+        machine slower than it has been are lower than the target asks of it at its speed."""
+        probes = self.run_doc["probes"]
+        probes.append({"round": round_no, **probe.measure(None)})
         self.store.update_run(self.run_doc)
+        fastest = (self.run_doc.get("calibration") or {}).get("fastest_probe")
+        times = stats.slower(probes, (fastest or {}).get("ns"))
+        if times and times > 1 + stats.BUSY_SPREAD and not self.said_slowed:
+            self.said_slowed = True
+            self.console.print(probe_words.slowed(times, fastest, during=True), markup=False)
 
     def _start(self, live, skipped) -> dict:
         settings = {"time_budget_s": self.req.time_budget_s, "rounds": self.req.rounds, "pin": None}

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import stats
+from ..results import probe
+
 
 def applies(doc: dict) -> bool:
     return (doc.get("run") or {}).get("operation") == "calibrate"
@@ -99,6 +102,9 @@ def view(doc: dict) -> View:
         f"OWASP minimums: {c.get('owasp_source')} (reviewed {c.get('owasp_reviewed')})",
     ]
     notes += _steps(doc, param)
+    times = stats.slower(run.get("probes") or [], (c.get("fastest_probe") or {}).get("ns"))
+    if times is not None and times > 1 + stats.BUSY_SPREAD:
+        notes.append(probe.slowed(times, c["fastest_probe"], during=False))
     if c.get("wall_s") is not None:
         notes.append(f"wall time {c['wall_s']:g} s (time budget {c.get('time_budget_s'):g} s)")
     return View(title, rows, others, notes)

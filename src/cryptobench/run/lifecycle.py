@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from rich.console import Console
 
+from .. import stats
 from ..errors import DataError
 from ..results import document as results
 from ..results import identity, machine
@@ -27,6 +28,27 @@ from ..store.sql import RunStore, StoreLost
 from ..store.sqlite import open_store
 from . import neighbours
 from .lock import RunLock
+
+
+def earlier_runs(store, run_doc: dict) -> list[dict]:
+    """This machine's complete runs other than this one, newest first (store.complete_runs):
+    what a run's estimate (run/pipeline._go_on_seen) and ``fastest_probe`` read."""
+    mine = store.complete_runs(run_doc["machine"].get("machine_id"))
+    return [r for r in mine if r["id"] != run_doc["id"]]
+
+
+def fastest_probe(earlier: list[dict]) -> dict | None:
+    """The fastest drift probe of this machine's earlier complete runs (``earlier``, newest
+    first: store.complete_runs), by each run's probe level (stats.probe_level), with the run it
+    came from; None where no run here has one. A run whose probe reads more than
+    1 + stats.BUSY_SPREAD times it is said to run on a machine slower than it has been
+    (results/probe.slowed): `run` and `calibrate` alike."""
+    best = None
+    for run in earlier:
+        level = stats.probe_level(run.get("probes") or [])
+        if level and (best is None or level < best["ns"]):
+            best = {"ns": round(level, 1), "run": run["id"], "started": run.get("started")}
+    return best
 
 
 @contextlib.contextmanager

@@ -9,7 +9,6 @@ from pathlib import Path
 
 from rich.console import Console
 
-from .. import stats
 from ..catalog import primitives as catalog
 from ..errors import UsageError
 from ..measure import parallel, sampling
@@ -24,7 +23,7 @@ from ..runtimes.session import Runtime, group_starts, open_runtimes
 from ..verify import vectors
 from ..verify.cache import Cache, Fingerprints
 from ..verify.verifier import Verifier
-from .lifecycle import Lifecycle, document, stopping
+from .lifecycle import Lifecycle, document, earlier_runs, fastest_probe, stopping
 from .progress import Progress
 
 # the half-width a case's interval aims for unless --precision or the preset says: a round
@@ -173,7 +172,7 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
     rounds = Rounds(by_key, verifier, store, run_doc, policy, req.rounds, req.jit_rounds)
     rounds.pin, rounds.least = run_doc["settings"]["pin"], req.least_rounds
     compiling = {rt.id for rt in by_key.values() if rt.compiles}
-    earlier = _earlier(store, run_doc)
+    earlier = earlier_runs(store, run_doc)
     seen, pace = _go_on_seen(store, earlier, run_doc, compiling)
     fastest = fastest_probe(earlier)
     planned = _planned(prepared, policy, req, by_key, seen) * pace
@@ -276,25 +275,6 @@ def _about(seconds: float) -> str:
     """An estimate as said: seconds up to 90 s, else minutes ("about 0.1 min" had been said
     for `advise`'s 1.5 s of full rounds, 2026-12-02)."""
     return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
-
-
-def _earlier(store, run_doc: dict) -> list[dict]:
-    """This machine's complete runs before this one, newest first (store.complete_runs)."""
-    mine = store.complete_runs(run_doc["machine"].get("machine_id"))
-    return [r for r in mine if r["id"] != run_doc["id"]]
-
-
-def fastest_probe(earlier: list[dict]) -> dict | None:
-    """The fastest drift probe of this machine's earlier complete runs (``earlier``, newest
-    first: store.complete_runs), by each run's probe level (stats.probe_level), with the run it
-    came from; None where no run here has one. A run whose probe reads more than
-    1 + stats.BUSY_SPREAD times it is said to run on a machine slower than it has been."""
-    best = None
-    for run in earlier:
-        level = stats.probe_level(run.get("probes") or [])
-        if level and (best is None or level < best["ns"]):
-            best = {"ns": round(level, 1), "run": run["id"], "started": run.get("started")}
-    return best
 
 
 def _go_on_seen(store, earlier, run_doc: dict, compiling) -> tuple[dict[str, float], float]:
