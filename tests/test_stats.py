@@ -169,3 +169,21 @@ def test_a_clear_per_byte_cost_is_significant():
     fit = stats.fit_overhead([16, 64, 1024, 16384], [58.0, 82.0, 562.0, 8250.0])
     assert fit.significant and fit.per_byte_low > 0
     assert fit.cells()[2] == f"{1e3 / fit.per_byte_ns:.0f}"
+
+
+def test_the_probe_level_is_the_geometric_mean_of_the_rounds_medians():
+    from cryptobench.stats import probe_level
+
+    assert probe_level([{"median_ns": 800.0}, {"median_ns": 1800.0}]) == pytest.approx(1200.0)
+    assert probe_level([{"median_ns": 900.0}, {"median_ns": None}, {"median_ns": 0}]) == pytest.approx(900.0)
+    assert probe_level([]) is None
+
+
+def test_slowed_says_how_many_times_slower_only_past_the_busy_bound():
+    from cryptobench.stats import BUSY_SPREAD, slowed
+
+    at_bound = [{"median_ns": 1000.0 * (1 + BUSY_SPREAD)}]
+    assert slowed(at_bound, 1000.0) is None  # a quiet machine's spread
+    assert slowed([{"median_ns": 2400.0}], 1000.0) == pytest.approx(2.4)
+    assert slowed([{"median_ns": 2400.0}], None) is None  # a machine's first run
+    assert slowed([], 1000.0) is None

@@ -299,8 +299,8 @@ class Calibration:
         probes.append({"round": round_no, **probe.measure(None)})
         self.store.update_run(self.run_doc)
         fastest = (self.run_doc.get("calibration") or {}).get("fastest_probe")
-        times = stats.slower(probes, (fastest or {}).get("ns"))
-        if times and times > 1 + stats.BUSY_SPREAD and not self.said_slowed:
+        times = stats.slowed(probes, (fastest or {}).get("ns"))
+        if times and not self.said_slowed:
             self.said_slowed = True
             self.console.print(probe_words.slowed(times, fastest, during=True), markup=False)
 

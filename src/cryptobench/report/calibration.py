@@ -102,8 +102,8 @@ def view(doc: dict) -> View:
         f"OWASP minimums: {c.get('owasp_source')} (reviewed {c.get('owasp_reviewed')})",
     ]
     notes += _steps(doc, param)
-    times = stats.slower(run.get("probes") or [], (c.get("fastest_probe") or {}).get("ns"))
-    if times is not None and times > 1 + stats.BUSY_SPREAD:
+    times = stats.slowed(run.get("probes") or [], (c.get("fastest_probe") or {}).get("ns"))
+    if times:
         notes.append(probe.slowed(times, c["fastest_probe"], during=False))
     if c.get("wall_s") is not None:
         notes.append(f"wall time {c['wall_s']:g} s (time budget {c.get('time_budget_s'):g} s)")

@@ -309,8 +309,8 @@ def method_note(doc: dict) -> str:
             busy = spread > stats.BUSY_SPREAD
             text += f" (spread {spread:.1%})" + ("; " + probe.busy(spread, False) if busy else "")
         fastest = (run.get("measuring") or {}).get("fastest_probe")
-        times = stats.slower(run["probes"], (fastest or {}).get("ns"))
-        if times is not None and times > 1 + stats.BUSY_SPREAD:
+        times = stats.slowed(run["probes"], (fastest or {}).get("ns"))
+        if times:
             text += "; " + probe.slowed(times, fastest, during=False)
     others = run.get("other_users") or []
     if others:  # run.neighbours: another user's run was timing on this machine meanwhile

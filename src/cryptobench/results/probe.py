@@ -20,9 +20,9 @@ def busy(spread: float, during: bool) -> str:
 
 
 def slowed(times: float, fastest: dict, during: bool) -> str:
-    """The probes read more than 1 + stats.BUSY_SPREAD times the fastest earlier run's on this
-    machine (stats.slower; ``fastest``: run/pipeline.fastest_probe): a host slow in every
-    round spreads no probe, and would go unsaid by ``busy``."""
+    """The probes read ``times`` the fastest earlier run's on this machine, more than
+    1 + stats.BUSY_SPREAD (stats.slowed; ``fastest``: run/lifecycle.fastest_probe): a host
+    slow in every round spreads no probe, and would go unsaid by ``busy``."""
     reads, was = ("reads", "is") if during else ("read", "was")
     when = (fastest.get("started") or "")[:10]
     run = f"run {fastest['run'][:8]}" + (f" on {when}" if when else "")

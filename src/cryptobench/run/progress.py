@@ -37,7 +37,7 @@ class Progress:
     ):
         """``planned_s``: the plan's estimate (measure/rounds.estimate): lines say the time
         left by it, or by the pace so far once the plan is overrun. ``fastest``: the fastest
-        drift probe of this machine's earlier runs (run/pipeline.fastest_probe)."""
+        drift probe of this machine's earlier runs (run/lifecycle.fastest_probe)."""
         self.console, self.total, self.done = console, total, 0
         self.planned_s, self.t0 = planned_s, time.monotonic()
         self.live = console.is_terminal
@@ -101,8 +101,8 @@ class Progress:
         """The first time the probes so far read more than 1 + stats.BUSY_SPREAD times the
         fastest earlier run's on this machine, one line says the machine is slower than it
         has been: a uniformly slow host spreads no probe, and would go unsaid otherwise."""
-        times = stats.slower(probes, (self.fastest or {}).get("ns"))
-        if self.warned_slow or times is None or times <= 1 + stats.BUSY_SPREAD:
+        times = stats.slowed(probes, (self.fastest or {}).get("ns"))
+        if self.warned_slow or times is None:
             return
         self.warned_slow = True
         self._say(f"round {round_no}: " + probe.slowed(times, self.fastest, during=True))

@@ -352,10 +352,11 @@ def probe_level(probes: list[dict]) -> float | None:
     return float(np.exp(np.mean(np.log(values)))) if values else None
 
 
-def slower(probes: list[dict], fastest_ns: float | None) -> float | None:
+def slowed(probes: list[dict], fastest_ns: float | None) -> float | None:
     """How many times the fastest earlier run's probe level on this machine (``fastest_ns``)
-    this run's probes read so far (probe_level); None without either."""
+    this run's probes read so far (probe_level), where that is more than 1 + BUSY_SPREAD: a
+    machine slower than it has been; None otherwise, or without either."""
     level = probe_level(probes)
-    if level is None or not fastest_ns:
+    if level is None or not fastest_ns or level <= (1 + BUSY_SPREAD) * fastest_ns:
         return None
     return level / fastest_ns
