@@ -215,6 +215,19 @@ def test_busy_machine_is_flagged():
     assert "busy machine: load average 7.0–9.5 on 2 cores" in html_report.render(doc)
 
 
+def test_a_machine_slower_than_it_has_been_is_flagged_busy():
+    doc = make_doc()
+    doc["run"]["probes"] = [{"round": 1, "median_ns": 1900.0}, {"round": 2, "median_ns": 1950.0}]
+    fastest = {"ns": 800.0, "run": "0123456789abcdef", "started": "2026-12-02T04:03:00+00:00"}
+    doc["run"]["measuring"] = {"fastest_probe": fastest}
+    said = "busy machine: the drift probe 2.41x as long as in this machine&#x27;s fastest"
+    assert said in html_report.render(doc)
+    doc["run"]["probes"][1]["median_ns"] = 2900.0  # and 1.53x from one round to another
+    assert "the drift probe 1.53x as long in one round as in another; the drift probe 2.93x" in (
+        html_report.render(doc).replace("&#x27;", "'")
+    )
+
+
 # -- the commands ------------------------------------------------------------------------
 
 

@@ -175,7 +175,9 @@ def test_the_probe_level_is_the_geometric_mean_of_the_rounds_medians():
     from cryptobench.stats import probe_level
 
     assert probe_level([{"median_ns": 800.0}, {"median_ns": 1800.0}]) == pytest.approx(1200.0)
-    assert probe_level([{"median_ns": 900.0}, {"median_ns": None}, {"median_ns": 0}]) == pytest.approx(900.0)
+    assert probe_level(
+        [{"median_ns": 900.0}, {"median_ns": None}, {"median_ns": 0}]
+    ) == pytest.approx(900.0)
     assert probe_level([]) is None
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import stats
 from ..results import probe
 
 
@@ -102,9 +101,9 @@ def view(doc: dict) -> View:
         f"OWASP minimums: {c.get('owasp_source')} (reviewed {c.get('owasp_reviewed')})",
     ]
     notes += _steps(doc, param)
-    times = stats.slowed(run.get("probes") or [], (c.get("fastest_probe") or {}).get("ns"))
+    times = probe.slowed_by(run)
     if times:
-        notes.append(probe.slowed(times, c["fastest_probe"], during=False))
+        notes.append(probe.slowed(times, probe.fastest(run), during=False))
     if c.get("wall_s") is not None:
         notes.append(f"wall time {c['wall_s']:g} s (time budget {c.get('time_budget_s'):g} s)")
     return View(title, rows, others, notes)

@@ -308,10 +308,9 @@ def method_note(doc: dict) -> str:
         if spread is not None:
             busy = spread > stats.BUSY_SPREAD
             text += f" (spread {spread:.1%})" + ("; " + probe.busy(spread, False) if busy else "")
-        fastest = (run.get("measuring") or {}).get("fastest_probe")
-        times = stats.slowed(run["probes"], (fastest or {}).get("ns"))
+        times = probe.slowed_by(run)
         if times:
-            text += "; " + probe.slowed(times, fastest, during=False)
+            text += "; " + probe.slowed(times, probe.fastest(run), during=False)
     others = run.get("other_users") or []
     if others:  # run.neighbours: another user's run was timing on this machine meanwhile
         who = ", ".join(f"uid {m.get('uid')} (pid {m.get('pid')})" for m in others)

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import stats
+from . import probe
 
 ALPHA = 0.05
 MIN_EFFECT = 0.02
@@ -136,15 +137,24 @@ def run_labels(docs: list[dict]) -> list[str]:
 
 def busy(doc: dict) -> str | None:
     """Why a run's machine was too busy for its timings to be compared, or None: more
-    runnable tasks than cores (load average), or more than 2% of CPU time stolen."""
-    m = doc.get("machine") or {}
+    runnable tasks than cores (load average), more than 2% of CPU time stolen, its drift probe
+    spread over the rounds past stats.BUSY_SPREAD, or reading slower than this machine's
+    fastest earlier run past the same bound (results/probe.py)."""
+    m, run = doc.get("machine") or {}, doc.get("run") or {}
     cores = m.get("cores") or 0
     loads = [x for x in (m.get("load_avg_start"), m.get("load_avg_end")) if x is not None]
     steal = m.get("steal_fraction") or 0.0
+    why = []
     if (cores and loads and max(loads) > cores) or steal > 0.02:
         load = "–".join(f"{x:.1f}" for x in loads) if loads else "?"
-        return f"load average {load} on {cores or '?'} cores, {steal:.1%} steal"
-    return None
+        why.append(f"load average {load} on {cores or '?'} cores, {steal:.1%} steal")
+    spread = stats.drift(run.get("probes") or [])
+    if spread is not None and spread > stats.BUSY_SPREAD:
+        why.append(f"the drift probe {1 + spread:.2f}x as long in one round as in another")
+    times = probe.slowed_by(run)
+    if times:
+        why.append(f"the drift probe {times:.2f}x as long as in this machine's fastest earlier run")
+    return "; ".join(why) or None
 
 
 PROBE_MOVED = 0.03  # the drift probe moving more than this says the machine changed

@@ -8,6 +8,22 @@ from .. import stats
 HOW = '(docs/methodology.md, "A busy machine")'
 
 
+def fastest(run: dict) -> dict | None:
+    """The fastest earlier run's probe on this machine a run document compares with
+    (run/lifecycle.fastest_probe, stored by `run` and `calibrate`), or None."""
+    for part in ("measuring", "calibration"):
+        got = (run.get(part) or {}).get("fastest_probe")
+        if got:
+            return got
+    return None
+
+
+def slowed_by(run: dict) -> float | None:
+    """How many times slower than that run the probes of ``run`` read, past the bound
+    (stats.slowed), else None."""
+    return stats.slowed(run.get("probes") or [], (fastest(run) or {}).get("ns"))
+
+
 def busy(spread: float, during: bool) -> str:
     """The probes spread more than stats.BUSY_SPREAD over the rounds (stats.drift)."""
     took, was, are = ("has taken", "is", "will be") if during else ("took", "was", "are")
