@@ -102,6 +102,9 @@ def test_the_fastest_probe_here_is_taken_from_this_machine_s_complete_runs(tmp_p
         run = _run(store, run_id, started, taken=4, machine=machine, status=status)
         store.update_run({**run, "probes": [{"median_ns": ns} for ns in probes]})
     now = _run(store, "now", "2026-12-01T15:00:00+00:00", taken=4, status="running")
-    got = lifecycle.fastest_probe(lifecycle.earlier_runs(store, now))
+    earlier = lifecycle.earlier_runs(store, now)
+    got = lifecycle.fastest_probe(earlier, now["machine"])
     assert got == {"ns": 799.9, "run": "fast", "started": "2026-12-01T11:00:00+00:00"}
     assert lifecycle.fastest_probe([]) is None
+    # another Python's hashlib (or another CPU model under the same machine id) is no reference
+    assert lifecycle.fastest_probe(earlier, {**now["machine"], "python": "3.13.0"}) is None

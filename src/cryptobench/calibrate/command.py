@@ -203,7 +203,7 @@ class Calibration:
         req = self.req
         clock0 = req.started if req.started is not None else time.monotonic()
         self.store, self.run_doc = life.store, life.begin(self._start(live, skipped))
-        fastest = fastest_probe(earlier_runs(self.store, self.run_doc))
+        fastest = fastest_probe(earlier_runs(self.store, self.run_doc), self.run_doc["machine"])
         if fastest:  # a drift probe slower than it has read here is said (_drift)
             self.run_doc["calibration"]["fastest_probe"] = fastest
         verifier = Verifier(self.cat, vectors.load_all(self.cat), live, timeout=req.timeout)

@@ -37,14 +37,22 @@ def earlier_runs(store, run_doc: dict) -> list[dict]:
     return [r for r in mine if r["id"] != run_doc["id"]]
 
 
-def fastest_probe(earlier: list[dict]) -> dict | None:
+# the probe is Python's hashlib on this CPU: runs of another CPU model under the same machine
+# id (a VM image cloned with its machine-id) or another Python are not its reference
+PROBE_SAME = ("cpu_model", "python")
+
+
+def fastest_probe(earlier: list[dict], machine: dict | None = None) -> dict | None:
     """The fastest drift probe of this machine's earlier complete runs (``earlier``, newest
-    first: store.complete_runs), by each run's probe level (stats.probe_level), with the run it
-    came from; None where no run here has one. A run whose probe reads more than
-    1 + stats.BUSY_SPREAD times it is said to run on a machine slower than it has been
-    (results/probe.slowed): `run` and `calibrate` alike."""
-    best = None
+    first: store.complete_runs) whose ``machine`` fingerprint has the same PROBE_SAME, by each
+    run's probe level (stats.probe_level), with the run it came from; None where no run here
+    has one. A run whose probe reads more than 1 + stats.BUSY_SPREAD times it is said to run
+    on a machine slower than it has been (results/probe.slowed): `run` and `calibrate` alike."""
+    best, machine = None, machine or {}
     for run in earlier:
+        theirs = run.get("machine") or {}
+        if any(theirs.get(k) != machine.get(k) for k in PROBE_SAME):
+            continue
         level = stats.probe_level(run.get("probes") or [])
         if level and (best is None or level < best["ns"]):
             best = {"ns": round(level, 1), "run": run["id"], "started": run.get("started")}

@@ -174,7 +174,7 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
     compiling = {rt.id for rt in by_key.values() if rt.compiles}
     earlier = earlier_runs(store, run_doc)
     seen, pace = _go_on_seen(store, earlier, run_doc, compiling)
-    fastest = fastest_probe(earlier)
+    fastest = fastest_probe(earlier, run_doc["machine"])
     planned = _planned(prepared, policy, req, by_key, seen) * pace
     said = ", its rounds as the last run here took them" if seen else ""
     said += f", at its pace ({pace:.2f}× the plan's)" if pace != 1.0 else ""
