@@ -213,6 +213,16 @@ def test_a_moved_drift_probe_is_a_warning():
     assert any("drift probe moved +10" in w for w in warns)
 
 
+def test_a_run_whose_probe_spread_past_the_busy_bound_is_warned_of_once():
+    a, b = make_doc(), make_doc()
+    a["run"]["probes"] = [{"round": 1, "median_ns": 2000.0}, {"round": 2, "median_ns": 2100.0}]
+    b["run"]["probes"] = [{"round": 1, "median_ns": 2000.0}, {"round": 2, "median_ns": 2800.0}]
+    warns = compare.compare(a, b).warnings
+    assert "the drift probe moved 5.0% across run A's rounds" in warns
+    (busy,) = [w for w in warns if "run B" in w]
+    assert busy.startswith("run B was measured on a busy machine (the drift probe 1.40x as long")
+
+
 def _probed(doc: dict, level: float, machine_id: str = "m1") -> dict:
     """The document with four drift probes at ``level`` × 2000 ns (±1% apart, ±0.5% each)."""
     out = json.loads(json.dumps(doc))

@@ -209,7 +209,7 @@ def _probe_warnings(doc_a: dict, doc_b: dict, adjusted: bool = False) -> list[st
         )
     for side, doc in (("A", doc_a), ("B", doc_b)):
         spread = stats.drift((doc.get("run") or {}).get("probes") or [])
-        if spread is not None and spread > PROBE_MOVED:
+        if spread is not None and PROBE_MOVED < spread <= stats.BUSY_SPREAD:  # past it: busy()
             out.append(f"the drift probe moved {spread:.1%} across run {side}'s rounds")
     return out
 
