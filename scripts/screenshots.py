@@ -75,7 +75,8 @@ def shoot(browser, html: Path, selector: str, width: int, target: Path) -> int:
         page.close()
         raise SystemExit(f"screenshots: {selector} is not on {html.name}")
     clip = {**box, "height": min(box["height"], MAX_HEIGHT)}
-    page.screenshot(path=str(target), clip=clip, full_page=True)
+    # a busy 2-core host took more than playwright's default 30 s here (2026-12-02)
+    page.screenshot(path=str(target), clip=clip, full_page=True, timeout=180_000)
     page.close()
     return target.stat().st_size
 
