@@ -63,3 +63,14 @@ def test_a_failed_uv_install_falls_back_to_pip_with_the_same_constraints(tmp_pat
     for cmd in (uv_cmd, pip_cmd):
         assert cmd[cmd.index("-c") + 1] == lock
         assert cmd[-1] == str(setup.ROOT)  # the orchestrator itself, not editable
+
+
+def test_bytecode_is_written_where_python_would_write_none(tmp_path, monkeypatch):
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "mod.py").write_text("X = 1\n")
+    monkeypatch.setattr(setup, "VENV", Path(sys.executable).parents[1])
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    setup.bytecode([pkg])
+    tag = sys.implementation.cache_tag
+    assert (pkg / "__pycache__" / f"mod.{tag}.pyc").is_file()
