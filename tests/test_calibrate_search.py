@@ -7,7 +7,13 @@ from __future__ import annotations
 import pytest
 
 from cryptobench.calibrate.remeasure import Remeasure
-from cryptobench.calibrate.search import FIRST_PROBE_CALLS, PROBE_CALLS, Search, Searcher
+from cryptobench.calibrate.search import (
+    FIRST_PROBE_CALLS,
+    PROBE_CALLS,
+    Search,
+    Searcher,
+    predict,
+)
 from cryptobench.calibrate.verdict import Verdict
 from cryptobench.catalog import policy
 from cryptobench.catalog import primitives as catalog
@@ -147,6 +153,37 @@ def test_argon2_linear_search_uses_the_line_through_two_probes():
     # probes t=10 (250 ms)
     s = search("argon2id", lambda t: 25e6 * t)
     assert values(s) == [1, 14, 10] and s.prepared.value == 10
+
+
+def _argon2_predict(probe: tuple[int, float], prev: tuple[int, float]) -> int:
+    cat = catalog.load()
+    spec = policy.load(cat).search("argon2id")
+    return predict(spec, cat.get("argon2id"), *probe, TARGET, None, prev)
+
+
+def test_argon2_line_with_a_plausible_fixed_cost_is_followed():
+    # 60 ms a pass and a fixed cost of 1.4 passes (the most read in 12 searches): t=1 144 ms,
+    # t=2 204 ms; the line says t=3 (264 ms)
+    assert _argon2_predict((2, 204e6), (1, 144e6)) == 3
+
+
+@pytest.mark.parametrize(
+    "probe, prev, want, line_said",
+    [
+        # 2026-12-03 05:49, the Xeon VM busy: python/pynacl t=5 215.8 ms, t=6 222.4 ms (6.6 ms a
+        # pass, a fixed cost of 28 passes): the line said t=10 (366 ms, +46%)
+        ((6, 222.4e6), (5, 215.8e6), 7, 10),
+        # python/cryptography t=1 143.8, t=2 163.2 ms (6.4 passes): the line said t=6 (588 ms)
+        ((2, 163.2e6), (1, 143.8e6), 4, 6),
+        # a line steeper than proportional (a negative fixed cost): the ratio law, no fixed cost
+        ((2, 100e6), (1, 20e6), 5, 4),
+    ],
+)
+def test_argon2_line_past_the_fixed_costs_bounds_is_held_to_them(probe, prev, want, line_said):
+    value, ns = probe
+    slope = (ns - prev[1]) / (value - prev[0])
+    assert round(value + (TARGET - ns) / slope) == line_said  # what the line alone says
+    assert _argon2_predict(probe, prev) == want
 
 
 def test_a_probe_within_ten_percent_ends_the_search():

@@ -61,6 +61,14 @@ VERIFY_CALLS = 2  # a probe's verification: another implementation's hash, its o
 # the line (read from the 2026-11-25 searches of 12 implementations at m=64 MiB: 0.1–1.4,
 # median 0.5): without it the ratio law's second probe fell 20–40% short in 11 of 12.
 FIXED_PASSES = 0.5
+# … and the line through two probes is believed for a fixed cost of 0 to this many passes only:
+# beyond, the two probes' noise made the line (2026-12-03 05:49, the Xeon VM busy, `calibrate
+# argon2id --target 250ms`: python/pynacl t=5 215.8 ms, t=6 222.4 ms, a line of 6.6 ms a pass
+# and a fixed cost of 28 passes, sent the next probe to t=10, 366 ms, +46%; python/cryptography
+# t=1 143.8, t=2 163.2 ms, 6.4 passes, to t=6, 588 ms, +135%; 7 of 16 searches took a third or
+# fourth probe and 11 of 16 implementations were left with 1 round of 3). Where the line's is
+# past it, the law through the latest probe takes it at the bound.
+FIXED_MAX_PASSES = 2.0
 LAW_SLACK = 0.10  # a doubling step is probed unless the law puts it this much farther off
 
 
@@ -133,6 +141,18 @@ def rising(value: int, ns: float, prev) -> float | None:
     return slope if slope > 0 else None
 
 
+def fixed_cost(spec, value: int, ns: float, prev=None) -> float:
+    """A linear law's fixed cost, in units of the value (time ∝ value + fixed), at the probe
+    (``value``, ``ns``): the line's through it and ``prev`` where that rises — Argon2's held
+    within 0–FIXED_MAX_PASSES —, else the prior (FIXED_PASSES for Argon2, none for PBKDF2)."""
+    prior = FIXED_PASSES if spec.memory_param else 0.0
+    slope = rising(value, ns, prev)
+    if not slope:
+        return prior
+    fixed = ns / slope - value
+    return min(max(fixed, 0.0), FIXED_MAX_PASSES) if spec.memory_param else fixed
+
+
 def predict(spec, prim, value: int, ns: float, target_ns: float, cap, prev=None) -> int:
     """The value the scaling law says takes ``target_ns``, from a probe (and, for a linear
     law, the line through it and ``prev`` = (value, ns) of another probe), within bounds."""
@@ -142,11 +162,11 @@ def predict(spec, prim, value: int, ns: float, target_ns: float, cap, prev=None)
     elif spec.scale == "pow2":
         nxt = value * 2 ** round(math.log2(ratio))
     else:
-        fixed = FIXED_PASSES if spec.memory_param else 0.0  # time ∝ value + fixed
+        fixed = fixed_cost(spec, value, ns, prev)
         nxt = (value + fixed) * ratio - fixed
-        slope = rising(value, ns, prev)
-        if slope and value + (target_ns - ns) / slope > 0:
-            nxt = value + (target_ns - ns) / slope
+        if nxt <= 0:  # a line that would cross zero first: the prior's law
+            fixed = fixed_cost(spec, value, ns)
+            nxt = (value + fixed) * ratio - fixed
         nxt = round(nxt, -3) if nxt >= 10_000 else round(nxt)
     lo, hi = bounds(spec, prim, cap)
     return int(min(max(nxt, lo), hi if hi is not None else nxt))
@@ -305,10 +325,10 @@ class Searcher:
         if nxt in s.tried:
             return
         if self.spec.scale == "linear":
-            slope = rising(best["value"], best["ns"], prev)
-            if not slope:
+            if not rising(best["value"], best["ns"], prev):
                 return
-            ns = best["ns"] + slope * (nxt - best["value"])
+            fixed = fixed_cost(self.spec, best["value"], best["ns"], prev)
+            ns = best["ns"] * (nxt + fixed) / (best["value"] + fixed)
         else:
             ns = best["ns"] * scale(self.spec, best["value"], nxt)
         if abs(off(ns, self.target_ns)) > TOLERANCE:
