@@ -2,8 +2,9 @@
 arithmetic, the one the estimate printed before anything is timed comes from.
 
 Every implementation first gets an answer: a process start, a short probe (the policy's start,
-``short_call_s``) and the probe at the value the scaling law predicts, whose calls
-are round 1 (``first_s``). Only then do the answered implementations get their other rounds,
+``short_call_s``) and the probe at the value the scaling law predicts, whose calls are round 1
+(``first_s``; where the search begins at an earlier answer here, earlier.py, the process start
+and that one probe). Only then do the answered implementations get their other rounds,
 cheapest first, while the budget lasts (``rounds_s``): on a runtime without a JIT in one fresh
 process, one request whose calls are split into rounds of MIN_PER_ROUND; on a JIT runtime
 (Java, Node.js) a fresh process per round whose first timed call is warm-up. An implementation
@@ -126,12 +127,19 @@ class Plan:
     # a probe's verification calls: none where every known answer came from the cache (an
     # earlier calibrate with nothing changed: its probes' cases are most likely cached too)
     verify: int = VERIFY_CALLS
+    # implementations whose search begins at an earlier answer here (earlier.py): one probe,
+    # near the target, is their first answer
+    warm: set[str] = field(default_factory=set)
 
     def kept_s(self) -> float:
         """What no implementation may take: the margin and the drift probes."""
         return MARGIN * self.budget_s + DRIFT_PROBES * PROBE_S
 
-    def first(self, rid: str) -> float:
+    def first(self, rid: str, impl: str | None = None) -> float:
+        """An implementation's first answer (first_s); where its search begins at an earlier
+        answer (``warm``), a process start and the one probe at the target."""
+        if impl in self.warm:
+            return start_of(self.starts, rid) + probe_s(self.target_s, PROBE_CALLS, self.verify)
         short = self.target_s / 4 if self.short_s is None else self.short_s
         return first_s(self.target_s, start_of(self.starts, rid), short, self.verify)
 
@@ -152,7 +160,7 @@ class Plan:
         the arithmetic the run follows, every call at the target."""
         out, free = Schedule(), left_s - self.kept_s()
         for impl, rid in items:
-            need = self.first(rid)
+            need = self.first(rid, impl)
             if need > free:
                 out.unanswered.append(Unanswered(impl, need, "search and first round"))
                 continue
@@ -162,7 +170,7 @@ class Plan:
         needs = [(i, self.later(rid_of[i], self.target_s)) for i in out.first]
         taken, rest = fit(sorted(needs, key=lambda x: x[1]), free, later_what(self.rounds))
         out.refined, out.unanswered = taken, out.unanswered + rest
-        out.seconds = sum(self.first(rid_of[i]) for i in out.first)
+        out.seconds = sum(self.first(rid_of[i], i) for i in out.first)
         out.seconds += sum(dict(needs)[i] for i in taken) + DRIFT_PROBES * PROBE_S
         more = (MAX_ROUNDS - self.rounds) * sum(
             self.one_more(rid_of[i], self.target_s) for i in taken

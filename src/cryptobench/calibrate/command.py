@@ -36,7 +36,7 @@ from ..runtimes.session import Runtime, open_runtimes
 from ..store.sqlite import RunStore
 from ..verify import vectors
 from ..verify.verifier import Verifier, VerifyError, check_encoded_cost
-from . import answer, budget
+from . import answer, budget, earlier
 from .answer import Answer, from_probe
 from .remeasure import Remeasure
 from .search import (
@@ -203,7 +203,8 @@ class Calibration:
         req = self.req
         clock0 = req.started if req.started is not None else time.monotonic()
         self.store, self.run_doc = life.store, life.begin(self._start(live, skipped))
-        fastest = fastest_probe(earlier_runs(self.store, self.run_doc), self.run_doc["machine"])
+        before = earlier_runs(self.store, self.run_doc)
+        fastest = fastest_probe(before, self.run_doc["machine"])
         if fastest:  # a drift probe slower than it has read here is said (_drift)
             self.run_doc["calibration"]["fastest_probe"] = fastest
         verifier = Verifier(self.cat, vectors.load_all(self.cat), live, timeout=req.timeout)
@@ -212,6 +213,7 @@ class Calibration:
         jit = {rt.id for rt in live if rt.compiles or rt.isolate}  # Java, Node.js
         short = budget.short_call_s(self.spec, self.base, req.target_s)
         plan = budget.Plan(req.time_budget_s, req.target_s, req.rounds, self.starts, jit, short)
+        plan.warm = self._begin_at_earlier(before, chosen, jit)
         try:
             self._verify_first(live, chosen)
             self._start_first(chosen)
@@ -227,6 +229,18 @@ class Calibration:
             self.verified.keep()
             self.console.print(self.verified.summary(), markup=False)
             self.run_doc["calibration"]["wall_s"] = round(time.monotonic() - clock0, 1)
+
+    def _begin_at_earlier(self, before: list[dict], chosen, jit: set[str]) -> set[str]:
+        """Each search on a runtime without a JIT begins where this machine's earlier answer
+        puts the target (earlier.py); the implementations that do."""
+        cal, machine = self.run_doc["calibration"], self.run_doc["machine"]
+        seen = earlier.answers(self.store, before, cal, machine)
+        for _, s in chosen:
+            if s.impl.runtime_id not in jit:
+                s.started_from = earlier.start(
+                    self.spec, self.prim, self.target_ns, self.cap, seen.get(s.impl.id)
+                )
+        return {s.impl.id for _, s in chosen if s.started_from}
 
     def left_s(self) -> float:
         """Seconds of the time budget left."""
@@ -331,7 +345,7 @@ class Calibration:
         share (a neighbour probe) only where the first answers after it still fit."""
         self._drift(1)
         answers = []
-        firsts = [plan.first(s.impl.runtime_id) for _, s in chosen]
+        firsts = [plan.first(s.impl.runtime_id, s.impl.id) for _, s in chosen]
         refine = REFINE_PROBES * probe_s(self.req.target_s, PROBE_CALLS)
         for seq, (rt, s) in enumerate(chosen):
             need, after = firsts[seq], sum(firsts[seq + 1 :])
@@ -348,7 +362,16 @@ class Calibration:
         return answers
 
     def _first_answer(self, seq: int, rt: Runtime, s: Search, share: float) -> Answer | None:
-        self.console.print(f"calibrating {s.impl.id} {self.prim.id} {s.operation} …", markup=False)
+        began = ""
+        if s.started_from:
+            par, was = self.spec.param, s.started_from["from"]
+            began = (
+                f" from {par}={s.started_from['value']} ({par}={was['value']} took "
+                f"{was['ms']:.1f} ms here in run {was['run'][:8]})"
+            )
+        self.console.print(
+            f"calibrating {s.impl.id} {self.prim.id} {s.operation}{began} …", markup=False
+        )
         if rt.process is None or rt.only != (s.impl.library,):
             rt.stop((s.impl.library,))  # a fresh process serving its library
         self.searcher(rt).run(s, share)

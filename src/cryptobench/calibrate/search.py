@@ -91,6 +91,9 @@ class Search:
     remeasured: list[dict] = field(default_factory=list)  # {value, ms, off}: both rounds runs
     predicted: dict[int, float] = field(default_factory=dict)  # ns of a value chosen unprobed
     samples: dict[int, list[dict]] = field(default_factory=dict)  # a probe's timed calls
+    # where the search began instead of the policy's start: the value the law predicts from
+    # this machine's earlier answer, {"value", "from": {"value", "ms", "run"}} (earlier.py)
+    started_from: dict | None = None
 
 
 class Refused(Exception):
@@ -242,25 +245,37 @@ class Searcher:
         return len(s.probes) < 2 or self.clock() + cost <= self._deadline
 
     def search(self, s: Search, share_s: float) -> None:
-        self._deadline, value = self.clock() + share_s, self.spec.start
+        """Probes from the policy's start, or from ``s.started_from`` (an earlier answer here;
+        one the implementation now refuses sends the search back to the policy's start)."""
+        self._deadline = self.clock() + share_s
+        value = s.started_from["value"] if s.started_from else self.spec.start
         while len(s.probes) < MAX_PROBES:
-            if not self._take(s, value):
-                break
+            try:
+                if not self._take(s, value):
+                    break
+            except (Refused, RemoteError) as exc:
+                if not s.started_from or value == self.spec.start or s.probes:
+                    raise
+                if isinstance(exc, RemoteError) and exc.kind not in REFUSED:
+                    raise
+                s.stopped += f"; {self.spec.param}={value}, where it began, was refused: {exc}"
+                s.started_from, value = None, self.spec.start
+                continue
             p = s.probes[-1]
             prev = (s.probes[-2]["value"], s.probes[-2]["ns"]) if len(s.probes) > 1 else None
             nxt = predict(self.spec, self.prim, value, p["ns"], self.target_ns, self.cap, prev)
             if abs(off(p["ns"], self.target_ns)) <= CLOSE_ENOUGH and p["calls"] > 1:
-                s.stopped = f"within {CLOSE_ENOUGH:.0%} of the target"
+                s.stopped += f"; within {CLOSE_ENOUGH:.0%} of the target"
                 break
             if nxt in s.tried:
-                s.stopped = "the scaling law points at a value already probed"
+                s.stopped += "; the scaling law points at a value already probed"
                 break
             if not self.fits(s, nxt):
-                s.stopped = "its share of the time budget was spent"
+                s.stopped += "; its share of the time budget was spent"
                 break
             value = nxt
         else:
-            s.stopped = f"{MAX_PROBES} probes"
+            s.stopped += f"; {MAX_PROBES} probes"
         s.stopped = s.stopped.lstrip("; ")
         self.refine(s)
         s.prepared = s.tried[self.nearest(s)["value"]]

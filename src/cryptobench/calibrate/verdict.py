@@ -140,6 +140,8 @@ def search_info(s: Search) -> dict:
         ],
         "search_stopped": s.stopped,
     }
+    if s.started_from:
+        info["started_from"] = s.started_from
     if s.remeasured:
         info["remeasured"] = s.remeasured
     return info
