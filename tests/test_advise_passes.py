@@ -93,10 +93,11 @@ def test_two_passes_measure_everything_once_then_only_the_top_few(cat, monkeypat
     d = doc()
     rows = {compare.case_key(r): r for r in d["results"]}
     keys = advise_missing.needed(d, cat, policy.load(cat), "checksum", 5000, [])
-    asked = []
+    asked, runtimes = [], []
 
-    def fake_measure(ks, opts, per_case, rounds, slow_floor=advising.SLOW_FLOOR):
+    def fake_measure(ks, opts, per_case, rounds, slow_floor=advising.SLOW_FLOOR, opened=None):
         asked.append((sorted(ks), rounds, slow_floor))
+        runtimes.append(opened)
         run = {**d["run"], "id": f"pass-{len(asked)}"}
         return [{"run": run, "results": [rows[k] for k in ks if k in rows]}]
 
@@ -106,8 +107,11 @@ def test_two_passes_measure_everything_once_then_only_the_top_few(cat, monkeypat
         return advise.rank(docs, cat, policy.load(cat), "checksum", 5000, [])
 
     opts = {"time_per_case": None, "command": "test", "db": None}
-    advising.two_passes(_plan(cat, keys), cat, rank, opts)
+    plan = _plan(cat, keys)
+    plan.here.opened = object()  # the runtimes `here` started
+    advising.two_passes(plan, cat, rank, opts)
     (first, r1, floor1), (second, r3, floor3) = asked
+    assert runtimes == [plan.here.opened] * 2  # both passes on them: not discovered again
     assert first == sorted(keys) and r1 == passes.FIRST_PASS_ROUNDS and r3 == 3
     # the first pass keeps 3 calls of a password hash; the full rounds the run's floor
     assert floor1 == passes.FIRST_PASS_SLOW_FLOOR == 3 and floor3 == advising.SLOW_FLOOR == 10

@@ -29,6 +29,12 @@ class Here:
     compiling: set[str] = field(default_factory=set)
     warmups: dict[str, float] = field(default_factory=dict)
     fingerprints: object = None  # verify.cache.Fingerprints of these runtimes (None: unknown)
+    opened: object = None  # runtimes.session.Opened: the passes' runtimes, started once
+
+    def stop(self) -> None:
+        """Every runtime of ``opened`` stopped (a pass stops them too, as its run ends)."""
+        for rt in self.opened.live if self.opened is not None else []:
+            rt.stop()
 
     def verified_calls(self, cases: list) -> dict:
         """{case key: seconds a call took when it was verified}, for the cases the cache of
@@ -48,21 +54,26 @@ class Here:
 
 
 def here(runtimes) -> Here:
-    from ..runtimes.session import group_starts, open_runtimes
+    """The runtimes found here, started once for the plan and every pass (Here.stop ends
+    them; group_starts leaves each stopped, and a pass's first request starts it again)."""
+    from ..runtimes.session import Opened, group_starts, open_runtimes
     from ..verify.cache import Fingerprints
 
-    live, _ = open_runtimes(list(runtimes), [])
+    live, skipped = open_runtimes(list(runtimes), [])
     try:
-        return Here(
-            results.implementation_dicts(live),
-            group_starts(live),
-            {rt.id for rt in live if rt.spec.compiles},
-            {rt.id: rt.spec.warm_up_s for rt in live},
-            Fingerprints.of(live),
-        )
-    finally:
+        starts = group_starts(live)
+    except BaseException:
         for rt in live:
             rt.stop()
+        raise
+    return Here(
+        results.implementation_dicts(live),
+        starts,
+        {rt.id for rt in live if rt.spec.compiles},
+        {rt.id: rt.spec.warm_up_s for rt in live},
+        Fingerprints.of(live),
+        Opened(live, skipped, starts),
+    )
 
 
 @dataclass
@@ -110,8 +121,11 @@ class Plan:
         return len({k[:2] for k in self.keys}) > KEEP
 
 
-def _requests(keys: list[tuple], opts: dict, per_case: float, rounds: int, slow_floor: int) -> list:
-    """RunRequests that measure exactly ``keys`` (one per fresh_context value)."""
+def _requests(
+    keys: list[tuple], opts: dict, per_case: float, rounds: int, slow_floor: int, opened=None
+) -> list:
+    """RunRequests that measure exactly ``keys`` (one per fresh_context value), on the
+    runtimes ``opened`` (session.Opened) where given."""
     from ..plan import cases as plan
     from ..run import pipeline
 
@@ -138,20 +152,26 @@ def _requests(keys: list[tuple], opts: dict, per_case: float, rounds: int, slow_
                 jit_rounds=rounds,
                 seed=random.SystemRandom().randrange(1 << 31),
                 slow_floor=slow_floor,
+                opened=opened,
             )
         )
     return reqs
 
 
 def measure(
-    keys: list[tuple], opts: dict, per_case: float, rounds: int, slow_floor: int = SLOW_FLOOR
+    keys: list[tuple],
+    opts: dict,
+    per_case: float,
+    rounds: int,
+    slow_floor: int = SLOW_FLOOR,
+    opened=None,
 ) -> list[dict]:
     """Measure exactly ``keys``: ``per_case`` seconds in ``rounds`` rounds (Plan.seconds's
-    order), ``slow_floor`` calls kept of a password hash."""
+    order), ``slow_floor`` calls kept of a password hash, on ``opened``'s runtimes."""
     from ..run import pipeline
 
     docs = []
-    for req in _requests(keys, opts, per_case, rounds, slow_floor):
+    for req in _requests(keys, opts, per_case, rounds, slow_floor, opened):
         done = pipeline.run(req, err.get())
         docs.append(results.document(done.run, done.results))
     return docs
@@ -173,7 +193,9 @@ def two_passes(plan: Plan, cat, rank, opts: dict) -> list[dict]:
             f"(budget {plan.budget_s:.0f} s), after verifying what the cache lacks",
             markup=False,
         )
-        docs = measure(keys, opts, first_s, first_rounds, passes.FIRST_PASS_SLOW_FLOOR)
+        docs = measure(
+            keys, opts, first_s, first_rounds, passes.FIRST_PASS_SLOW_FLOOR, plan.here.opened
+        )
         plan.known |= passes.call_seconds([r for d in docs for r in d["results"]], cat)
         measured = {results_key(r) for d in docs for r in d["results"] if r["status"] == "ok"}
         keys = passes.contenders([e.row for e in rank(docs).ranking], measured)
@@ -192,7 +214,7 @@ def two_passes(plan: Plan, cat, rank, opts: dict) -> list[dict]:
         f"full rounds for {len(keys)} cases × {plan.rounds} rounds, about {full:.0f} s",
         markup=False,
     )
-    return docs + measure(keys, opts, per_case, plan.rounds)
+    return docs + measure(keys, opts, per_case, plan.rounds, opened=plan.here.opened)
 
 
 def results_key(r: dict) -> tuple:

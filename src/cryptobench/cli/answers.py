@@ -203,7 +203,10 @@ def _measure(base, ctx, opts) -> list[dict]:
         )
     known = passes.call_seconds(doc.get("results", []), cat)
     plan = advising.Plan(miss, opts["rounds"], opts["budget"], found, known)
-    return advising.two_passes(plan, cat, rank, {**opts, "command": _command()})
+    try:
+        return advising.two_passes(plan, cat, rank, {**opts, "command": _command()})
+    finally:
+        found.stop()
 
 
 @click.command()

@@ -19,7 +19,7 @@ from ..plan import cases as plan
 from ..results import document as results
 from ..results import machine
 from ..runtimes import cpu_features, feature_sets
-from ..runtimes.session import Runtime, group_starts, open_runtimes
+from ..runtimes.session import Opened, Runtime, group_starts, open_runtimes
 from ..verify import vectors
 from ..verify.cache import Cache, Fingerprints
 from ..verify.verifier import Verifier
@@ -60,6 +60,7 @@ class RunRequest:
     reverify: bool = False  # ignore the cache of verified answers (and rewrite it)
     metric: str | None = None  # --metric: "instructions" also counts each case; None: preset's
     slow_floor: int = sampling.Policy.slow_min_samples  # a password hash's kept calls (advise)
+    opened: Opened | None = None  # runtimes a caller already started (advise's passes)
 
 
 @dataclass
@@ -76,7 +77,10 @@ def run(req: RunRequest, console: Console) -> Outcome:
     if req.preset:
         plan.load_preset(req.preset, cat)  # a bad preset file is refused before anything starts
     life = Lifecycle(req.db, console, wait=req.wait)
-    live, skipped = open_runtimes(req.filters.runtimes, req.filters.impls)
+    if req.opened is not None:
+        live, skipped = req.opened.live, req.opened.skipped
+    else:
+        live, skipped = open_runtimes(req.filters.runtimes, req.filters.impls)
     sets = feature_sets.switched_sets(live, req.cpu_features)
     with stopping(lambda: [*live, *(rt for rts in sets.values() for rt in rts)]):
         cases, not_offered, chosen = _plan(req, cat, live, skipped, console)
@@ -300,7 +304,8 @@ def _go_on_seen(store, earlier, run_doc: dict, compiling) -> tuple[dict[str, flo
 def _planned(prepared: list[Prepared], policy, req, by_key: dict[str, Runtime], seen) -> float:
     """The rounds' estimate, printed and behind the progress's time left: the plan's
     arithmetic (rounds.estimate) over the verified cases, a long call at its verified
-    duration, each runtime's group start as timed here (session.group_starts), the rounds past
+    duration, each runtime's group start as timed here (session.group_starts, or as the caller
+    timed it: req.opened), the rounds past
     the least as ``seen`` here (_go_on_seen). A runtime that reports its compilations gets
     req.jit_rounds rounds, as Rounds.planned gives it."""
     used = {p.case.runtime_key for p in prepared}
@@ -311,7 +316,7 @@ def _planned(prepared: list[Prepared], policy, req, by_key: dict[str, Runtime], 
         policy.budget_s,
         req.rounds,
         {rt.id for rt in runtimes if rt.compiles},
-        group_starts(runtimes),
+        req.opened.starts if req.opened is not None else group_starts(runtimes),
         req.jit_rounds,
         {rt.id: rt.spec.warm_up_s for rt in runtimes},
         calls,

@@ -215,6 +215,19 @@ def group_starts(live: list[Runtime]) -> dict[str, float]:
     return out
 
 
+@dataclass
+class Opened:
+    """Runtimes discovered and started once, with their group starts (group_starts), for a
+    caller that hands them to more than one run: `advise` planned its passes on them and
+    each pass had discovered and started every runtime again (2026-12-03, a slow host:
+    2.8–3.2 s a pass, and 1.7 s more timing the group starts again). A run stops them as it
+    ends, as its own; the next one's first request starts a fresh process (Runtime.ensure)."""
+
+    live: list[Runtime]
+    skipped: list[tuple[str, str]]
+    starts: dict[str, float]
+
+
 def start_all(specs: list[RuntimeSpec]) -> tuple[list[Runtime], list[tuple[str, str]]]:
     """Start every runnable spec at once (each runner is its own process: a thread only waits
     for its hello); return live runtimes and (runtime, reason) skips, in the specs' order."""
