@@ -144,6 +144,24 @@ def test_the_plan_s_estimate_is_the_run_estimate_of_its_cases(cat):
     assert screen < estimate(cases, 0.1, 1, set(), plan.here.starts, 1, {}, calls)
 
 
+def test_the_full_rounds_estimate_takes_each_case_s_call_from_the_first_pass(cat):
+    from cryptobench.measure.rounds import estimate
+
+    d = doc()
+    params = json.dumps(cat.resolve_params(cat.get("argon2id"), {}, "verify"), sort_keys=True)
+    keys = [("go/x-crypto", "argon2id", "verify", 8, params)]
+    plan = _plan(cat, keys)
+    (case,) = passes.cases_of(d, keys, cat)
+    family = plan.seconds(cat, keys, 1.0, 3)  # the stored family's call
+    row = {"status": "ok", "median_ns": 300e6, **compare.key_dict(keys[0])}
+    plan.measured |= passes.case_seconds([row, {**row, "status": "failed"}], cat)
+    assert plan.measured == {keys[0]: 0.3}
+    want = estimate([case], 1.0, 3, set(), plan.here.starts, 3, {}, {case.key: 0.3})
+    assert plan.seconds(cat, keys, 1.0, 3) == pytest.approx(want) and want > family
+    fast = {**row, "primitive": "sha256", "operation": "digest"}
+    assert passes.case_seconds([fast], cat) == {}  # a fast case's call is its rounds' own
+
+
 def test_a_call_verified_here_is_the_estimates_call_for_its_case(cat, tmp_path, monkeypatch):
     from cryptobench.measure.rounds import estimate
     from cryptobench.measure.verified import case_key

@@ -79,6 +79,19 @@ def call_seconds(rows: list[dict], cat: Catalog) -> dict[tuple, float]:
     return {k: statistics.median(v) for k, v in by.items()}
 
 
+def case_seconds(rows: list[dict], cat: Catalog) -> dict[tuple, float]:
+    """A slow family's call duration per case key (compare.case_key), from its measured rows:
+    the full rounds' estimate of the top few, which the family's median (call_seconds) puts
+    too high where the fastest are measured and too low where a slow one is (node/noble's
+    Argon2id 308–493 ms against a median of ~45 ms, 2026-12-03)."""
+    slow = {p.id for p in cat if p.is_slow}
+    return {
+        compare.case_key(r): r["median_ns"] / 1e9
+        for r in rows
+        if r.get("status") == "ok" and r.get("median_ns") and r["primitive"] in slow
+    }
+
+
 def cases_of(doc: dict, keys: list[tuple], cat: Catalog) -> list[Case]:
     """The keys as cases, from the run's implementation list (for the estimate)."""
     impls = {

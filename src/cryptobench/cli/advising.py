@@ -85,6 +85,7 @@ class Plan:
     budget_s: float
     here: Here
     known: dict = field(default_factory=dict)  # slow families' call seconds (passes.call_seconds)
+    measured: dict = field(default_factory=dict)  # a case's call seconds, by the first pass
 
     def seconds(
         self, cat, keys: list[tuple], per_case: float, rounds: int, slow_floor: int = SLOW_FLOOR
@@ -102,6 +103,7 @@ class Plan:
         calls = {c.key: self.known.get((c.prim.id, c.operation)) for c in cases}
         calls = {k: v for k, v in calls.items() if v is not None}
         calls.update(self.here.verified_calls(cases))  # a call verified here: the case's own
+        calls.update({c.key: self.measured[c.key] for c in cases if c.key in self.measured})
         return estimate(
             cases,
             per_case,
@@ -196,7 +198,9 @@ def two_passes(plan: Plan, cat, rank, opts: dict) -> list[dict]:
         docs = measure(
             keys, opts, first_s, first_rounds, passes.FIRST_PASS_SLOW_FLOOR, plan.here.opened
         )
-        plan.known |= passes.call_seconds([r for d in docs for r in d["results"]], cat)
+        rows = [r for d in docs for r in d["results"]]
+        plan.known |= passes.call_seconds(rows, cat)
+        plan.measured |= passes.case_seconds(rows, cat)
         measured = {results_key(r) for d in docs for r in d["results"] if r["status"] == "ok"}
         keys = passes.contenders([e.row for e in rank(docs).ranking], measured)
     if not keys:
