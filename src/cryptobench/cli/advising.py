@@ -201,7 +201,7 @@ def two_passes(plan: Plan, cat, rank, opts: dict) -> list[dict]:
         rows = [r for d in docs for r in d["results"]]
         plan.known |= passes.call_seconds(rows, cat)
         plan.measured |= passes.case_seconds(rows, cat)
-        measured = {results_key(r) for d in docs for r in d["results"] if r["status"] == "ok"}
+        measured = {results_key(r) for r in rows if r["status"] == "ok"}
         keys = passes.contenders([e.row for e in rank(docs).ranking], measured)
     if not keys:
         return docs
