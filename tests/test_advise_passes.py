@@ -17,6 +17,7 @@ from cryptobench.catalog import policy
 from cryptobench.catalog import primitives as catalog
 from cryptobench.cli import advising
 from cryptobench.results import compare
+from cryptobench.runtimes.session import Opened
 
 FIXTURE = Path(__file__).parent / "fixtures" / "advise-run.json"
 
@@ -85,7 +86,8 @@ def test_a_password_hash_call_is_known_from_what_is_stored(cat):
 
 def _plan(cat, keys) -> advising.Plan:
     d = doc()
-    found = advising.Here(d["run"]["implementations"], {"c": 0.1, "go": 0.2, "python": 0.3})
+    starts = {"c": 0.1, "go": 0.2, "python": 0.3}
+    found = advising.Here(d["run"]["implementations"], opened=Opened([], [], starts))
     return advising.Plan(keys, 3, 60.0, found, passes.call_seconds(d["results"], cat))
 
 
@@ -107,11 +109,10 @@ def test_two_passes_measure_everything_once_then_only_the_top_few(cat, monkeypat
         return advise.rank(docs, cat, policy.load(cat), "checksum", 5000, [])
 
     opts = {"time_per_case": None, "command": "test", "db": None}
-    plan = _plan(cat, keys)
-    plan.here.opened = object()  # the runtimes `here` started
+    plan = _plan(cat, keys)  # plan.here.opened: the runtimes `here` started
     advising.two_passes(plan, cat, rank, opts)
     (first, r1, floor1), (second, r3, floor3) = asked
-    assert runtimes == [plan.here.opened] * 2  # both passes on them: not discovered again
+    assert runtimes[0] is runtimes[1] is plan.here.opened  # both passes on them: not discovered again
     assert first == sorted(keys) and r1 == passes.FIRST_PASS_ROUNDS and r3 == 3
     # the first pass keeps 3 calls of a password hash; the full rounds the run's floor
     assert floor1 == passes.FIRST_PASS_SLOW_FLOOR == 3 and floor3 == advising.SLOW_FLOOR == 10

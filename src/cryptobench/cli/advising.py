@@ -25,11 +25,15 @@ class Here:
     group warm-up (runner.toml warm_up_s)."""
 
     implementations: list[dict] = field(default_factory=list)
-    starts: dict[str, float] = field(default_factory=dict)
     compiling: set[str] = field(default_factory=set)
     warmups: dict[str, float] = field(default_factory=dict)
     fingerprints: object = None  # verify.cache.Fingerprints of these runtimes (None: unknown)
     opened: object = None  # runtimes.session.Opened: the passes' runtimes, started once
+
+    @property
+    def starts(self) -> dict[str, float]:
+        """Each runtime's group start, as ``opened`` timed it ({} when nothing was opened)."""
+        return self.opened.starts if self.opened is not None else {}
 
     def stop(self) -> None:
         """Every runtime of ``opened`` stopped (a pass stops them too, as its run ends)."""
@@ -68,7 +72,6 @@ def here(runtimes) -> Here:
         raise
     return Here(
         results.implementation_dicts(live),
-        starts,
         {rt.id for rt in live if rt.spec.compiles},
         {rt.id: rt.spec.warm_up_s for rt in live},
         Fingerprints.of(live),
