@@ -112,7 +112,7 @@ def test_two_passes_measure_everything_once_then_only_the_top_few(cat, monkeypat
     plan = _plan(cat, keys)  # plan.here.opened: the runtimes `here` started
     advising.two_passes(plan, cat, rank, opts)
     (first, r1, floor1), (second, r3, floor3) = asked
-    assert runtimes[0] is runtimes[1] is plan.here.opened  # both passes on them: not discovered again
+    assert runtimes[0] is runtimes[1] is plan.here.opened  # both passes: not discovered again
     assert first == sorted(keys) and r1 == passes.FIRST_PASS_ROUNDS and r3 == 3
     # the first pass keeps 3 calls of a password hash; the full rounds the run's floor
     assert floor1 == passes.FIRST_PASS_SLOW_FLOOR == 3 and floor3 == advising.SLOW_FLOOR == 10
