@@ -33,7 +33,7 @@ check-runners:
 	$(PY) scripts/check_runners.py
 
 pytest:
-	.venv/bin/pytest -q -n auto --dist loadfile
+	.venv/bin/pytest -q
 
 clean:
 	rm -rf .venv $(OUT)
