@@ -33,7 +33,7 @@ check-runners:
 	$(PY) scripts/check_runners.py
 
 pytest:
-	.venv/bin/pytest -q
+	.venv/bin/pytest -q -n auto --dist loadfile
 
 clean:
 	rm -rf .venv $(OUT)

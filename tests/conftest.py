@@ -26,6 +26,11 @@ def isolated(tmp_path, monkeypatch):
     monkeypatch.setenv("CRYPTOBENCH_LOCK", str(tmp_path / "run.lock"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     monkeypatch.delenv("CRYPTOBENCH_RUNNERS", raising=False)
+    # A CLI child writes to a pipe, so its tables are report.tty.DEFAULT_WIDTH wide -- unless
+    # COLUMNS is inherited: GNU readline (imported for pytest's debugger) puts COLUMNS=80 into
+    # the C environment, which an xdist worker then starts with in os.environ.
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
     return tmp_path
 
 
