@@ -42,6 +42,9 @@ def test_bad_runner_fails_its_cases_and_the_run_goes_on(fakes, run_cli, mode, re
     assert bad["status"] == "failed"
     assert reason in bad["error"]
     assert "Traceback" not in proc.stderr
+    if mode == "hang":  # one --timeout, not one in each of the 8 rounds
+        assert bad["error"].count("runner timeout") == 1, bad["error"]
+        assert bad["error"].endswith("; not asked again in later rounds")
 
 
 def test_wrong_output_is_never_timed(fakes, run_cli):

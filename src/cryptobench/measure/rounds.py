@@ -51,6 +51,9 @@ ROUNDS = 8  # rounds per case at most (docs/methodology.md, "How many rounds")
 JIT_ROUNDS = 5  # … on a JIT runtime, unless --rounds says otherwise
 LEAST_ROUNDS = 4  # a case is decided once its interval meets its target, after this many …
 JIT_LEAST_ROUNDS = 3  # … or these on a JIT runtime (--rounds N: every one of N rounds)
+# A case whose runner did not answer within --timeout is not asked again: every later round
+# would wait the whole timeout once more (a hung runner cost 8 × --timeout of each case).
+NOT_AGAIN = "not asked again in later rounds"
 # In the estimate, the share of the rounds past the least that a case still takes, by runtime:
 # measured with the 5% target in the `default`, `quick` and `run --primitive sha256 --size
 # 1KiB` runs of 2026-11-28 19:07–19:21 (docs/methodology.md, "How many rounds": 0.05–0.08
@@ -551,9 +554,12 @@ class Rounds:
             else:
                 st.errors.append((r, round_error(exc)))
         except (RunnerFailure, VerifyError) as exc:
-            st.errors.append((r, round_error(exc)))
-            if isinstance(exc, VerifyError):  # the timed path returned a wrong output
-                st.final = self._result(p, st)
+            timeout = isinstance(exc, RunnerFailure) and exc.kind == "timeout"
+            st.errors.append((r, round_error(exc) + (f"; {NOT_AGAIN}" if timeout else "")))
+            if isinstance(exc, VerifyError) or timeout:  # a wrong output, or a whole --timeout
+                st.final = self._result(p, st)  # a round: its rounds so far, no further one
+        if st.final is not None:  # refused, wrong or timed out: its later rounds are not run
+            self.on_decided(self.planned(rt) - r)
         res = self._result(p, st)
         self._decide(rt, st, res, r)
         if st.decided:
