@@ -62,8 +62,8 @@ def test_runner_exiting_at_hello_is_reported_and_others_run(fakes, run_cli):
 
 
 def test_slow_start_is_waited_for(fakes, run_cli):
-    fakes("ok", "slow-start")
-    got = results(run_cli("run", *FAST))
+    fakes("ok", "slow-start")  # one round: every round's fresh processes would wait 2 s again
+    got = results(run_cli("run", *FAST, "--rounds", "1"))
     assert got["fake-slow-start/fakelib"]["status"] == "ok"
 
 
