@@ -111,7 +111,8 @@ class Progress:
         (self.bar.console if self.bar else self.console).print(text, markup=False)
 
     def skip(self, steps: int) -> None:
-        """``steps`` planned rounds of cases will not be measured (a case decided early)."""
+        """``steps`` planned rounds of cases will not be measured (a case decided early, or
+        ended: refused, wrong or timed out)."""
         self.total = max(self.done, self.total - steps)
         if self.bar:
             self.bar.update(self.task, total=self.total)
