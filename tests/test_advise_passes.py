@@ -95,11 +95,14 @@ def test_two_passes_measure_everything_once_then_only_the_top_few(cat, monkeypat
     d = doc()
     rows = {compare.case_key(r): r for r in d["results"]}
     keys = advise_missing.needed(d, cat, policy.load(cat), "checksum", 5000, [])
-    asked, runtimes = [], []
+    asked, runtimes, told = [], [], []
 
-    def fake_measure(ks, opts, per_case, rounds, slow_floor=advising.SLOW_FLOOR, opened=None):
+    def fake_measure(
+        ks, opts, per_case, rounds, slow_floor=advising.SLOW_FLOOR, opened=None, calls=None
+    ):
         asked.append((sorted(ks), rounds, slow_floor))
         runtimes.append(opened)
+        told.append(calls)
         run = {**d["run"], "id": f"pass-{len(asked)}"}
         return [{"run": run, "results": [rows[k] for k in ks if k in rows]}]
 
@@ -110,14 +113,18 @@ def test_two_passes_measure_everything_once_then_only_the_top_few(cat, monkeypat
 
     opts = {"time_per_case": None, "command": "test", "db": None}
     plan = _plan(cat, keys)  # plan.here.opened: the runtimes `here` started
+    top = [compare.case_key(e.row) for e in rank([d]).ranking[: passes.KEEP]]
+    plan.measured[top[0]] = 0.5  # a call the estimate knows: each pass's run is told it
     advising.two_passes(plan, cat, rank, opts)
     (first, r1, floor1), (second, r3, floor3) = asked
     assert runtimes[0] is runtimes[1] is plan.here.opened  # both passes: not discovered again
     assert first == sorted(keys) and r1 == passes.FIRST_PASS_ROUNDS and r3 == 3
     # the first pass keeps 3 calls of a password hash; the full rounds the run's floor
     assert floor1 == passes.FIRST_PASS_SLOW_FLOOR == 3 and floor3 == advising.SLOW_FLOOR == 10
-    top = [compare.case_key(e.row) for e in rank([d]).ranking[: passes.KEEP]]
     assert second == sorted(top) and len(second) < len(first)
+    # each pass's run is told the calls its estimate took, so it says what advise said
+    assert told == [plan.calls(cat, first), plan.calls(cat, second)]
+    assert told[0][top[0]] == told[1][top[0]] == 0.5
 
 
 def test_the_plan_s_estimate_is_the_run_estimate_of_its_cases(cat):
@@ -253,6 +260,38 @@ def test_the_plan_counts_the_noop_the_run_measures_beside_fast_cases(cat):
     args = (1.0, 3, set(), plan.here.starts, 3, {}, {})
     assert plan.seconds(cat, keys, 1.0, 3) == pytest.approx(estimate(cases + noops, *args))
     assert plan.seconds(cat, keys, 1.0, 3) > estimate(cases, *args)
+
+
+def test_the_run_s_estimate_takes_the_calls_its_caller_measured(cat):
+    """A pass's run prints its own estimate ("measuring: about …"): from the calls advise
+    measured (RunRequest.calls) over one timed by verification, the plan's figure (advise
+    printed "about 2 s" for full rounds its run then called "about 4 s", 2026-12-04)."""
+    from types import SimpleNamespace
+
+    from cryptobench.measure import sampling
+    from cryptobench.measure.rounds import estimate
+    from cryptobench.run import pipeline
+
+    params = json.dumps(cat.resolve_params(cat.get("argon2id"), {}, "verify"), sort_keys=True)
+    keys = [("go/x-crypto", "argon2id", "verify", 8, params)]
+    (case,) = passes.cases_of(doc(), keys, cat)
+    rt = SimpleNamespace(id="go", compiles=False, spec=SimpleNamespace(warm_up_s=0.0))
+    policy = sampling.Policy(budget_s=1.0)
+    opened = SimpleNamespace(starts={"go": 0.01})
+
+    def planned(call_ns, calls):
+        req = pipeline.RunRequest("advise", "db", rounds=3, jit_rounds=3, opened=opened)
+        req.calls = calls
+        prepared = [SimpleNamespace(case=case, call_ns=call_ns)]
+        return pipeline._planned(prepared, policy, req, {case.runtime_key: rt}, {})
+
+    def want(call_s):
+        return estimate([case], 1.0, 3, set(), opened.starts, 3, {"go": 0.0}, {case.key: call_s})
+
+    assert planned(7e6, None) == pytest.approx(want(7e-3))  # verification's one call
+    assert planned(7e6, {case.key: 0.3}) == pytest.approx(want(0.3))  # what advise measured
+    assert planned(None, {case.key: 0.3}) == pytest.approx(want(0.3))
+    assert want(0.3) > want(7e-3)
 
 
 def test_a_run_request_s_slow_floor_is_its_policy_s_and_the_default_is_the_policy_s():

@@ -16,7 +16,9 @@ SETTINGS = {"rounds": 8, "jit_rounds": 5, "least_rounds": 4, "precision": 0.05}
 
 def _run(store, run_id: str, started: str, taken: int, machine="m1", status="complete", **s):
     measuring = s.pop("measuring", None)
+    asked = {k: s.pop(k) for k in ("command", "preset") if k in s}
     run = {
+        **asked,
         "id": run_id,
         "started": started,
         "ended": started,
@@ -46,6 +48,7 @@ def test_the_last_complete_run_here_with_the_same_settings_is_read(tmp_path):
     assert pipeline._go_on_seen(store, lifecycle.earlier_runs(store, now), now, set()) == (
         {"c": 0.5, "*": 0.5},
         1.5,
+        "the last run here",
     )
 
 
@@ -57,13 +60,66 @@ def test_the_shares_a_run_stored_are_taken_over_its_cases(tmp_path):
     assert pipeline._go_on_seen(store, lifecycle.earlier_runs(store, now), now, set()) == (
         {"c": 0.25, "*": 0.25},
         1.0,
+        "the last run here",
     )
 
 
 def test_a_first_run_here_keeps_the_quiet_machine_s_shares(tmp_path):
     store = open_store(tmp_path / "r.sqlite")
     now = _run(store, "now", "2026-12-01T15:00:00+00:00", taken=4, status="running")
-    assert pipeline._go_on_seen(store, lifecycle.earlier_runs(store, now), now, set()) == ({}, 1.0)
+    assert pipeline._go_on_seen(store, lifecycle.earlier_runs(store, now), now, set()) == (
+        {},
+        1.0,
+        None,
+    )
+
+
+def test_the_run_that_asked_the_same_question_is_read_before_a_newer_other_one(tmp_path):
+    """`make bench` after `run --primitive sha256 --size 1KiB` had read that run's quiet 1 KiB
+    cases (0.09 of the rounds past the least, pace 1.00) and said "about 3.2 min" for 6.3 min;
+    the `default` run before it had gone on 0.49–0.59 at 1.36–1.40× (2026-12-04)."""
+    store = open_store(tmp_path / "r.sqlite")
+    default = "cryptobench run --preset default"
+    paced = {"took_s": 90.0, "as_taken_s": 60.0}
+    _run(store, "d1", "2026-12-01T09:00:00+00:00", 8, command=default, preset="default")
+    _run(
+        store,
+        "d2",
+        "2026-12-01T10:00:00+00:00",
+        6,
+        command=default,
+        preset="default",
+        measuring=paced,
+    )
+    seeded = f"{default} --seed 7"
+    _run(store, "seed", "2026-12-01T11:00:00+00:00", 5, command=seeded, preset="default")
+    _run(store, "sha", "2026-12-01T12:00:00+00:00", 4, command="cryptobench run --size 1KiB")
+    now = _run(
+        store,
+        "now",
+        "2026-12-01T15:00:00+00:00",
+        4,
+        status="running",
+        command=default,
+        preset="default",
+    )
+
+    def earlier(now):
+        return lifecycle.earlier_runs(store, now)
+
+    assert pipeline._go_on_seen(store, earlier(now), now, set()) == (
+        {"c": 0.5, "*": 0.5},  # d2, the newest of the same command: 2 of its 4 rounds past
+        1.5,
+        "this command's last run here",
+    )
+    seeded = {**now, "command": f"{default} --seed 9"}  # another seed: the preset's last run
+    assert pipeline._go_on_seen(store, earlier(now), seeded, set()) == (
+        {"c": 0.25, "*": 0.25},
+        1.0,
+        "the preset's last run here",
+    )
+    other = {**now, "command": "cryptobench run --size 64", "preset": None}
+    assert pipeline._go_on_seen(store, earlier(now), other, set())[2] == "the last run here"
 
 
 def test_a_run_stores_its_pace_and_the_next_one_here_plans_with_it(fakes, tmp_path):
@@ -79,7 +135,7 @@ def test_a_run_stores_its_pace_and_the_next_one_here_plans_with_it(fakes, tmp_pa
     second = cli(*args)
     assert second.returncode == 0, second.stderr
     said = " ".join(second.stderr.split())  # the console wraps at its width
-    assert "its rounds as the last run here took them" in said
+    assert "its rounds as this command's last run here took them" in said
     pace = rounds.pace_seen(took)
     assert pace == 1.0 or f"at its pace ({pace:.2f}× the plan's)" in said
     # a short estimate in seconds (under 90 s), as its figure: not "about 0.1 min" for 2 s

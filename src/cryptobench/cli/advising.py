@@ -96,17 +96,9 @@ class Plan:
         """What measuring ``keys`` should take: rounds.estimate over the cases the run will
         measure, the keys' and each runtime's noop beside fast cases (measure/case.py);
         ``slow_floor``: a password hash's kept calls."""
-        from ..advise.passes import cases_of
-        from ..measure.case import noop_cases
         from ..measure.rounds import estimate
 
-        doc = {"run": {"implementations": self.here.implementations}}
-        cases = cases_of(doc, keys, cat)
-        cases += noop_cases(cases)
-        calls = {c.key: self.known.get((c.prim.id, c.operation)) for c in cases}
-        calls = {k: v for k, v in calls.items() if v is not None}
-        calls.update(self.here.verified_calls(cases))  # a call verified here: the case's own
-        calls.update({c.key: self.measured[c.key] for c in cases if c.key in self.measured})
+        cases = self._cases(cat, keys)
         return estimate(
             cases,
             per_case,
@@ -115,9 +107,27 @@ class Plan:
             self.here.starts,
             rounds,
             self.here.warmups,
-            calls,
+            self.calls(cat, keys, cases),
             slow_floor,
         )
+
+    def _cases(self, cat, keys: list[tuple]) -> list:
+        from ..advise.passes import cases_of
+        from ..measure.case import noop_cases
+
+        cases = cases_of({"run": {"implementations": self.here.implementations}}, keys, cat)
+        return cases + noop_cases(cases)
+
+    def calls(self, cat, keys: list[tuple], cases: list | None = None) -> dict:
+        """{Case.key: seconds per call} the estimate of measuring ``keys`` takes: the family's
+        stored median, a call verified here, and above both what the first pass measured; the
+        run of the pass gets the same (RunRequest.calls), so it says the estimate said here."""
+        cases = cases if cases is not None else self._cases(cat, keys)
+        calls = {c.key: self.known.get((c.prim.id, c.operation)) for c in cases}
+        calls = {k: v for k, v in calls.items() if v is not None}
+        calls.update(self.here.verified_calls(cases))  # a call verified here: the case's own
+        calls.update({c.key: self.measured[c.key] for c in cases if c.key in self.measured})
+        return calls
 
     def first_pass(self) -> bool:
         """A first pass only where it can rule cases out: more than the top few."""
@@ -127,10 +137,17 @@ class Plan:
 
 
 def _requests(
-    keys: list[tuple], opts: dict, per_case: float, rounds: int, slow_floor: int, opened=None
+    keys: list[tuple],
+    opts: dict,
+    per_case: float,
+    rounds: int,
+    slow_floor: int,
+    opened=None,
+    calls: dict | None = None,
 ) -> list:
     """RunRequests that measure exactly ``keys`` (one per fresh_context value), on the
-    runtimes ``opened`` (session.Opened) where given."""
+    runtimes ``opened`` (session.Opened) where given, ``calls`` the calls' seconds the
+    estimate took (Plan.calls)."""
     from ..plan import cases as plan
     from ..run import pipeline
 
@@ -158,6 +175,7 @@ def _requests(
                 seed=random.SystemRandom().randrange(1 << 31),
                 slow_floor=slow_floor,
                 opened=opened,
+                calls=calls,
             )
         )
     return reqs
@@ -170,13 +188,15 @@ def measure(
     rounds: int,
     slow_floor: int = SLOW_FLOOR,
     opened=None,
+    calls: dict | None = None,
 ) -> list[dict]:
     """Measure exactly ``keys``: ``per_case`` seconds in ``rounds`` rounds (Plan.seconds's
-    order), ``slow_floor`` calls kept of a password hash, on ``opened``'s runtimes."""
+    order), ``slow_floor`` calls kept of a password hash, on ``opened``'s runtimes, the run's
+    estimate from ``calls`` (Plan.calls)."""
     from ..run import pipeline
 
     docs = []
-    for req in _requests(keys, opts, per_case, rounds, slow_floor, opened):
+    for req in _requests(keys, opts, per_case, rounds, slow_floor, opened, calls):
         done = pipeline.run(req, err.get())
         docs.append(results.document(done.run, done.results))
     return docs
@@ -199,7 +219,13 @@ def two_passes(plan: Plan, cat, rank, opts: dict) -> list[dict]:
             markup=False,
         )
         docs = measure(
-            keys, opts, first_s, first_rounds, passes.FIRST_PASS_SLOW_FLOOR, plan.here.opened
+            keys,
+            opts,
+            first_s,
+            first_rounds,
+            passes.FIRST_PASS_SLOW_FLOOR,
+            plan.here.opened,
+            plan.calls(cat, keys),
         )
         rows = [r for d in docs for r in d["results"]]
         plan.known |= passes.call_seconds(rows, cat)
@@ -221,7 +247,8 @@ def two_passes(plan: Plan, cat, rank, opts: dict) -> list[dict]:
         f"full rounds for {len(keys)} cases × {plan.rounds} rounds, about {full:.0f} s",
         markup=False,
     )
-    return docs + measure(keys, opts, per_case, plan.rounds, opened=plan.here.opened)
+    calls = plan.calls(cat, keys)
+    return docs + measure(keys, opts, per_case, plan.rounds, opened=plan.here.opened, calls=calls)
 
 
 def results_key(r: dict) -> tuple:

@@ -61,6 +61,9 @@ class RunRequest:
     metric: str | None = None  # --metric: "instructions" also counts each case; None: preset's
     slow_floor: int = sampling.Policy.slow_min_samples  # a password hash's kept calls (advise)
     opened: Opened | None = None  # runtimes a caller already started (advise's passes)
+    # seconds per call a caller measured, by Case.key (advise's first pass): the estimate's,
+    # over a call timed once by verification, so the run says what the caller said
+    calls: dict | None = None
 
 
 @dataclass
@@ -177,10 +180,10 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
     rounds.pin, rounds.least = run_doc["settings"]["pin"], req.least_rounds
     compiling = {rt.id for rt in by_key.values() if rt.compiles}
     earlier = earlier_runs(store, run_doc)
-    seen, pace = _go_on_seen(store, earlier, run_doc, compiling)
+    seen, pace, which = _go_on_seen(store, earlier, run_doc, compiling)
     fastest = fastest_probe(earlier, run_doc["machine"])
     planned = _planned(prepared, policy, req, by_key, seen) * pace
-    said = ", its rounds as the last run here took them" if seen else ""
+    said = f", its rounds as {which} took them" if seen else ""
     said += f", at its pace ({pace:.2f}× the plan's)" if pace != 1.0 else ""
     console.print(f"measuring: about {_about(planned)}{said}", markup=False)
     t0 = time.monotonic()
@@ -281,36 +284,63 @@ def _about(seconds: float) -> str:
     return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
 
 
-def _go_on_seen(store, earlier, run_doc: dict, compiling) -> tuple[dict[str, float], float]:
-    """How far past the least rounds each runtime's cases went in the last complete run on
-    this machine (``earlier``: its complete runs, newest first) with the same rounds and
-    precision (rounds.go_on_seen, as it stored them in run.measuring, else from its cases), and
-    the pace of its rounds against the plan's arithmetic (rounds.pace_seen); {} and 1.0 where
-    none is."""
+# which earlier run a run's estimate reads (_go_on_seen), by how alike its question was: the
+# same command, else the same preset, else any run with the same settings. Measured: `make
+# bench` after `run --primitive sha256 --size 1KiB` read that run's shares (0.09 of the rounds
+# past the least, its 1 KiB cases quiet) and pace (1.00) and said "about 3.2 min" for 6.3 min
+# of measuring; the `default` run before had gone on 0.49–0.59 at 1.36–1.40× (2026-12-04 19:38,
+# a noisy AMD EPYC VM)
+SEEN_AS = {
+    2: "this command's last run here",
+    1: "the preset's last run here",
+    0: "the last run here",
+}
+
+
+def _alike(run: dict, run_doc: dict) -> int:
+    """2: the same command, 1: the same preset, 0: neither (SEEN_AS)."""
+    for level, what in ((2, "command"), (1, "preset")):
+        if run_doc.get(what) and run.get(what) == run_doc[what]:
+            return level
+    return 0
+
+
+def _go_on_seen(
+    store, earlier, run_doc: dict, compiling
+) -> tuple[dict[str, float], float, str | None]:
+    """How far past the least rounds each runtime's cases went in the complete run on this
+    machine (``earlier``: its complete runs, newest first) with the same rounds and precision
+    whose question was most alike (_alike: the same command, else preset, else the newest)
+    (rounds.go_on_seen, as it stored them in run.measuring, else from its cases), the pace of
+    its rounds against the plan's arithmetic (rounds.pace_seen), and which run that was, in
+    words (SEEN_AS); {}, 1.0 and None where none is."""
     want = run_doc["settings"]
     same = ("rounds", "jit_rounds", "least_rounds", "precision", "parallel", "threads")
-    for run in earlier:
-        s = run.get("settings") or {}
-        if all(s.get(k) == want.get(k) for k in same):
-            measuring = run.get("measuring") or {}
-            shares = measuring.get("go_on")
-            if shares is None:  # a run stored before its shares were: read from its cases
-                cases = store.load(run["id"], raw=False)[1]
-                shares = go_on_seen(cases, want.get("least_rounds"), compiling)
-            return shares, pace_seen(measuring)
-    return {}, 1.0
+    runs = [
+        r for r in earlier if all((r.get("settings") or {}).get(k) == want.get(k) for k in same)
+    ]
+    if not runs:
+        return {}, 1.0, None
+    run = max(runs, key=lambda r: _alike(r, run_doc))  # max keeps the newest of the most alike
+    measuring = run.get("measuring") or {}
+    shares = measuring.get("go_on")
+    if shares is None:  # a run stored before its shares were: read from its cases
+        cases = store.load(run["id"], raw=False)[1]
+        shares = go_on_seen(cases, want.get("least_rounds"), compiling)
+    return shares, pace_seen(measuring), SEEN_AS[_alike(run, run_doc)]
 
 
 def _planned(prepared: list[Prepared], policy, req, by_key: dict[str, Runtime], seen) -> float:
     """The rounds' estimate, printed and behind the progress's time left: the plan's
     arithmetic (rounds.estimate) over the verified cases, a long call at its verified
-    duration, each runtime's group start as timed here (session.group_starts, or as the caller
-    timed it: req.opened), the rounds past
+    duration (or as the caller measured it: req.calls), each runtime's group start as timed
+    here (session.group_starts, or as the caller timed it: req.opened), the rounds past
     the least as ``seen`` here (_go_on_seen). A runtime that reports its compilations gets
     req.jit_rounds rounds, as Rounds.planned gives it."""
     used = {p.case.runtime_key for p in prepared}
     runtimes = [rt for key, rt in by_key.items() if key in used]
     calls = {p.case.key: p.call_ns / 1e9 for p in prepared if p.call_ns}
+    calls.update(req.calls or {})
     return estimate(
         [p.case for p in prepared],
         policy.budget_s,
