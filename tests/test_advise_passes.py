@@ -122,9 +122,9 @@ def test_two_passes_measure_everything_once_then_only_the_top_few(cat, monkeypat
     # the first pass keeps 3 calls of a password hash; the full rounds the run's floor
     assert floor1 == passes.FIRST_PASS_SLOW_FLOOR == 3 and floor3 == advising.SLOW_FLOOR == 10
     assert second == sorted(top) and len(second) < len(first)
-    # each pass's run is told the calls its estimate took, so it says what advise said
-    assert told == [plan.calls(cat, first), plan.calls(cat, second)]
-    assert told[0][top[0]] == told[1][top[0]] == 0.5
+    # each pass's run is told the calls measured here, so it says what advise said
+    assert told == [plan.measured_calls(first), plan.measured_calls(second)]
+    assert told[0] == told[1] == {top[0]: 0.5}
 
 
 def test_the_plan_s_estimate_is_the_run_estimate_of_its_cases(cat):
