@@ -280,8 +280,9 @@ def test_the_run_s_estimate_takes_the_calls_its_caller_measured(cat):
     opened = SimpleNamespace(starts={"go": 0.01})
 
     def planned(call_ns, calls):
-        req = pipeline.RunRequest("advise", "db", rounds=3, jit_rounds=3, opened=opened)
-        req.calls = calls
+        req = pipeline.RunRequest(
+            "advise", "db", rounds=3, jit_rounds=3, opened=opened, calls=calls
+        )
         prepared = [SimpleNamespace(case=case, call_ns=call_ns)]
         return pipeline._planned(prepared, policy, req, {case.runtime_key: rt}, {})
 

@@ -96,9 +96,17 @@ class Plan:
         """What measuring ``keys`` should take: rounds.estimate over the cases the run will
         measure, the keys' and each runtime's noop beside fast cases (measure/case.py);
         ``slow_floor``: a password hash's kept calls."""
+        from ..advise.passes import cases_of
+        from ..measure.case import noop_cases
         from ..measure.rounds import estimate
 
-        cases = self._cases(cat, keys)
+        doc = {"run": {"implementations": self.here.implementations}}
+        cases = cases_of(doc, keys, cat)
+        cases += noop_cases(cases)
+        calls = {c.key: self.known.get((c.prim.id, c.operation)) for c in cases}
+        calls = {k: v for k, v in calls.items() if v is not None}
+        calls.update(self.here.verified_calls(cases))  # a call verified here: the case's own
+        calls.update({c.key: self.measured[c.key] for c in cases if c.key in self.measured})
         return estimate(
             cases,
             per_case,
@@ -107,26 +115,9 @@ class Plan:
             self.here.starts,
             rounds,
             self.here.warmups,
-            self.calls(cat, keys, cases),
+            calls,
             slow_floor,
         )
-
-    def _cases(self, cat, keys: list[tuple]) -> list:
-        from ..advise.passes import cases_of
-        from ..measure.case import noop_cases
-
-        cases = cases_of({"run": {"implementations": self.here.implementations}}, keys, cat)
-        return cases + noop_cases(cases)
-
-    def calls(self, cat, keys: list[tuple], cases: list | None = None) -> dict:
-        """{Case.key: seconds per call} the estimate of measuring ``keys`` takes: the family's
-        stored median, a call verified here, and above both what the first pass measured."""
-        cases = cases if cases is not None else self._cases(cat, keys)
-        calls = {c.key: self.known.get((c.prim.id, c.operation)) for c in cases}
-        calls = {k: v for k, v in calls.items() if v is not None}
-        calls.update(self.here.verified_calls(cases))  # a call verified here: the case's own
-        calls.update({c.key: self.measured[c.key] for c in cases if c.key in self.measured})
-        return calls
 
     def measured_calls(self, keys: list[tuple]) -> dict:
         """The calls of ``keys`` the first pass measured, for the run of a pass
