@@ -369,27 +369,24 @@ def test_a_case_whose_rounds_disagree_gets_every_round():
 
 
 class NoopProcesses(AlternatingProcess):
-    """A runner's noop at 2 ns per call, every other process 2.4 ns: 20% apart, so never within
-    5%, but within a fraction of a ns."""
+    """A runner's noop whose batches alternate 2.0 and 2.4 ns per call: 20% apart, so never
+    within 5%, but within a fraction of a ns."""
 
     def request(self, op, timeout, **f):
         got = FakeRuntime.request(self, op, timeout, **f)
-        if self.fresh:
-            self.process, self.fresh = self.process + 1, False
-        ns = 24 if self.process % 2 else 20
         n = f["iterations"]
-        return {
-            **got,
-            "output": NOOP_OUT,
-            "samples": [{"iterations": n, "ns": ns * n // 10}] * f["batches"],
-        }
+        batches = [
+            {"iterations": n, "ns": (24 if i % 2 else 20) * n // 10} for i in range(f["batches"])
+        ]
+        return {**got, "output": NOOP_OUT, "samples": batches}
 
 
 NOOP_OUT = NOOP_SIZE.to_bytes(8, "big").hex()
 
 
 def test_a_noop_within_half_a_ns_is_decided_though_wider_than_its_target():
-    """measure/rounds.noop_resolved: the runner overhead is printed in whole ns."""
+    """measure/rounds.noop_resolved: the runner overhead is printed in whole ns; nothing is
+    ranked on it, so from its first round on (rounds.NOOP_LEAST), where a case waits 4."""
     from cryptobench.measure.rounds import noop_resolved
 
     impl = Implementation("c/lib", "c", "lib", "1", {}, {"sha256": Offer(("digest",))})
@@ -400,8 +397,15 @@ def test_a_noop_within_half_a_ns_is_decided_though_wider_than_its_target():
     r.measure([noop])
     row = store.rows[0]
     assert row["family"] == "noop" and row["precision"] > row["target_precision"]
-    assert row["decided_after"] == 4 and len(row["rounds"]) == 4
+    assert row["decided_after"] == 1 and len(row["rounds"]) == 1
     assert row["ci_high_ns"] - row["ci_low_ns"] <= 1.0
+    # a case of the same batches is not decided before its least rounds
+    sha = catalog.load().get("sha256")
+    case = Prepared(1, Case(impl, sha, "digest", NOOP_SIZE, {}), {"msg": "00"}, NOOP_OUT, "")
+    r, store = _rounds(NoopProcesses(), rounds=8)
+    r.least = 4
+    r.measure([case])
+    assert len(store.rows[1]["rounds"]) == 8 and not store.rows[1].get("decided_after")
     # on fixed rows: the half-width in ns decides, and only for a noop
     row = {"family": "noop", "median_ns": 1.5, "ci_low_ns": 1.4, "ci_high_ns": 1.65}
     assert noop_resolved(row)

@@ -51,6 +51,10 @@ ROUNDS = 8  # rounds per case at most (docs/methodology.md, "How many rounds")
 JIT_ROUNDS = 5  # … on a JIT runtime, unless --rounds says otherwise
 LEAST_ROUNDS = 4  # a case is decided once its interval meets its target, after this many …
 JIT_LEAST_ROUNDS = 3  # … or these on a JIT runtime (--rounds N: every one of N rounds)
+# … and a runner's noop from its first round once within NOOP_RESOLUTION_NS (noop_resolved):
+# nothing is ranked on it, and its later rounds were a process start and, on a JIT, a warm-up
+# each (docs/methodology.md, "How many rounds")
+NOOP_LEAST = 1
 # A case whose runner did not answer within --timeout is not asked again: every later round
 # would wait the whole timeout once more (a hung runner cost 8 × --timeout of each case).
 NOT_AGAIN = "not asked again in later rounds"
@@ -196,7 +200,7 @@ def go_on_seen(results: list[dict], least: int | None, compiling: set[str]) -> d
     shares: dict[str, list[float]] = {}
     for r in results:
         planned, taken = r.get("rounds_planned"), len(r.get("rounds") or [])
-        lst = least_rounds(least, r["runtime"] in compiling)
+        lst = least_rounds(least, r["runtime"] in compiling, r.get("family") == "noop")
         if r.get("status") != "ok" or not planned or lst is None or planned <= lst or not taken:
             continue
         share = min(1.0, max(0.0, (taken - lst) / (planned - lst)))
@@ -247,11 +251,14 @@ def planned_rounds(rounds: int, jit_rounds: int, compiles: bool) -> int:
     return min(rounds, jit_rounds) if compiles else rounds
 
 
-def least_rounds(least: int | None, compiles: bool) -> int | None:
+def least_rounds(least: int | None, compiles: bool, noop: bool = False) -> int | None:
     """The rounds after which a case may be decided: ``least``, at most JIT_LEAST_ROUNDS on a
-    runtime that reports its compilations (None: never, as --rounds N asks)."""
+    runtime that reports its compilations, NOOP_LEAST for a runner's noop (None: never, as
+    --rounds N asks)."""
     if least is None:
         return None
+    if noop:
+        return min(least, NOOP_LEAST)
     return min(least, JIT_LEAST_ROUNDS) if compiles else least
 
 
@@ -295,7 +302,7 @@ def estimate(
     total = 0.0
     for (_, rid), cs in groups.items():
         r = planned_rounds(rounds, jit_rounds, rid in compiling)
-        lst = least_rounds(least, rid in compiling)
+        lst = least_rounds(least, rid in compiling, all(c.prim.family == "noop" for c in cs))
         case_go = _case_go_on(rid, rid in compiling, go_on or {})
         per_round = (starts or {}).get(rid, START_S)
         fast = any(not c.prim.is_slow for c in cs)
@@ -461,7 +468,8 @@ class Rounds:
         its target (the preset's precision; a slow operation's own), from its least rounds on
         (docs/methodology.md, "How many rounds"): its later rounds are not measured. Every
         other case of its group still is, in a process that warms up as before."""
-        least, planned = least_rounds(self.least, rt.compiles), self.planned(rt)
+        noop = res.get("family") == "noop"
+        least, planned = least_rounds(self.least, rt.compiles, noop), self.planned(rt)
         if least is None or not least <= r < planned or res["status"] != "ok":
             return
         if res["precision"] <= res["target_precision"] or noop_resolved(res):
