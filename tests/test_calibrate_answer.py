@@ -58,7 +58,9 @@ def answer_of(seq: int, impl_id: str, rt: FakeRuntime) -> Answer:
 
 def calibration(left_s: float, monkeypatch) -> command.Calibration:
     monkeypatch.setattr(command.probe, "measure", lambda cpu: {"median_ns": 1.0})
-    req = command.Request("pbkdf2-sha256", 0.25, "test", Path("unused"), time_budget_s=60.0)
+    req = command.Request(
+        "pbkdf2-sha256", 0.25, "test", Path("unused"), time_budget_s=60.0, rounds=3
+    )
     cal = command.Calibration(req, Console(file=io.StringIO(), width=200))
     cal.store, cal.run_doc = MemoryStore(), {"id": "r", "machine": {}, "probes": []}
     cal.clock0 = time.monotonic() - (60.0 - left_s)
@@ -71,7 +73,7 @@ def scene(left_s: float, monkeypatch):
     rts["c/c"] = FakeRuntime("c", 0.3, False)
     answers = [answer_of(i, name, rt) for i, (name, rt) in enumerate(rts.items())]
     cal.runtime_of = rts
-    plan = budget.Plan(60.0, 0.25, 3, STARTS, jit={"java"})
+    plan = budget.Plan(60.0, 0.25, 3, STARTS)
     cal._later_rounds(plan, answers)
     return cal, rts, answers, plan
 
@@ -79,10 +81,9 @@ def scene(left_s: float, monkeypatch):
 def test_every_answer_gets_its_other_rounds_when_they_fit(monkeypatch):
     cal, rts, answers, _ = scene(60.0, monkeypatch)
     assert all(len(a.rounds) == 3 for a in answers) and not cal.unanswered
-    # no JIT: one fresh process, one request split into rounds 2 and 3
-    assert rts["c/a"].log == ["stop", ("bench", 2 * budget.MIN_PER_ROUND), "stop"]
-    # a JIT: a fresh process per round, its first timed call warm-up
-    per_round = ["stop", ("bench", budget.JIT_DROP + budget.MIN_PER_ROUND)]
+    # with a JIT or without: a fresh process per round, its first timed call dropped
+    per_round = ["stop", ("bench", budget.DROP + budget.LATER_CALLS)]
+    assert rts["c/a"].log == per_round * 2 + ["stop"]
     assert rts["java/b"].log == per_round * 2 + ["stop"]
     row = cal.store.rows[1]
     assert [r["round"] for r in row["rounds"]] == [1, 2, 3]
@@ -90,7 +91,7 @@ def test_every_answer_gets_its_other_rounds_when_they_fit(monkeypatch):
 
 
 def test_a_budget_that_runs_out_keeps_round_1_and_says_what_the_rest_needs(monkeypatch):
-    plan = budget.Plan(60.0, 0.25, 3, STARTS, jit={"java"})
+    plan = budget.Plan(60.0, 0.25, 3, STARTS)
     cheapest = plan.later("c", 0.25)
     cal, rts, answers, _ = scene(budget.MARGIN * 60.0 + cheapest + 0.2, monkeypatch)
     got = {a.impl: len(a.rounds) for a in answers}

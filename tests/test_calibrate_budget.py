@@ -96,33 +96,31 @@ def test_a_first_answer_takes_what_the_plan_says_and_its_probe_is_round_1():
 def test_later_rounds_take_what_the_plan_says(jit, n):
     fake = Clocked(lambda v: CALL_S, start_s=0.3)
     got = answer.measure(fake.bench_at(1), fake.fresh, 2, n, CALL_S * 1e9, jit)
-    assert fake.now == pytest.approx(budget.rounds_s(n, CALL_S, 0.3, jit))
+    assert fake.now == pytest.approx(budget.rounds_s(n, CALL_S, 0.3))
     assert [r["round"] for r in got] == list(range(2, 2 + n))
-    assert all(r["n_samples"] == budget.MIN_PER_ROUND for r in got)
+    assert all(r["n_samples"] == budget.LATER_CALLS for r in got)
+    # a fresh process per round, its first timed call dropped, with a JIT or without
     starts = [x for x in fake.log if x[0] == "start"]
-    if jit:  # a fresh process per round, its first timed call warm-up
-        assert len(starts) == n and all(r["warmup_batches"] == budget.JIT_DROP for r in got)
-    else:  # one fresh process, one request split into rounds
-        assert len(starts) == 1 and [x for x in fake.log if x[0] == "bench"] == [
-            ("bench", 1, n * budget.MIN_PER_ROUND)
-        ]
+    assert len(starts) == n and all(r["warmup_batches"] == budget.DROP for r in got)
+    benches = [x for x in fake.log if x[0] == "bench"]
+    assert benches == [("bench", 1, budget.DROP + budget.LATER_CALLS)] * n
 
 
 def test_the_estimate_is_the_plans_arithmetic():
     starts = {"c": 0.01, "java": 0.4}
-    plan = budget.Plan(60.0, CALL_S, 3, starts, jit={"java"})
+    plan = budget.Plan(60.0, CALL_S, 3, starts)
     items = [("c/a", "c"), ("java/b", "java"), ("c/c", "c")]
     got = plan.schedule(items, 60.0)
     firsts = 2 * budget.first_s(CALL_S, 0.01, CALL_S / 4) + budget.first_s(CALL_S, 0.4, CALL_S / 4)
-    later = 2 * budget.rounds_s(2, CALL_S, 0.01, False) + budget.rounds_s(2, CALL_S, 0.4, True)
+    later = 2 * budget.rounds_s(2, CALL_S, 0.01) + budget.rounds_s(2, CALL_S, 0.4)
     assert got.first == ["c/a", "java/b", "c/c"]
     assert got.refined == ["c/a", "c/c", "java/b"]  # cheapest first: the JIT's rounds cost more
     assert got.seconds == pytest.approx(firsts + later + budget.DRIFT_PROBES * rounds.PROBE_S)
     # by hand: a first answer at 250 ms is the short probe (6 calls of 62.5 ms) and the probe
-    # at the target (6 calls); two more rounds in one process are 1 + 6 calls
+    # at the target (6 calls); two more rounds are two processes of 3 calls each (the untimed
+    # one, the one dropped, the one kept), with a JIT or without
     assert budget.first_s(CALL_S, 0.0, CALL_S / 4) == pytest.approx(6 * CALL_S / 4 + 6 * CALL_S)
-    assert budget.rounds_s(2, CALL_S, 0.0, False) == pytest.approx(7 * CALL_S)
-    assert budget.rounds_s(2, CALL_S, 0.0, True) == pytest.approx(10 * CALL_S)
+    assert budget.rounds_s(2, CALL_S, 0.0) == pytest.approx(6 * CALL_S)
 
 
 @pytest.mark.parametrize("n", [25, 40])  # all answered, some refined; not all answered
@@ -185,8 +183,10 @@ def test_every_implementation_is_searched_before_any_rounds(kdf_runner):  # noqa
     assert abs(printed - stored["estimate_s"]) <= 0.55  # stored to a tenth
     assert stored["wall_s"] > 0
     rows = [r for r in _rows(res) if r["status"] == "ok"]
-    # the 2 planned rounds: the fake's calls agree exactly, so nothing is narrowed
-    assert rows and all(len(r["rounds"]) == 2 for r in rows)
+    # the 2 planned rounds: the fake's calls agree exactly, so nothing is narrowed (skewkdf's
+    # later rounds disagree with its probes by design: the second look's test, test_answers)
+    exact = [r for r in rows if r["implementation"] == "fake-kdf/fakekdf"]
+    assert exact and all(len(r["rounds"]) == 2 for r in exact)
 
 
 def _rows(res) -> list[dict]:
@@ -305,7 +305,7 @@ def test_the_budget_left_narrows_the_widest_rows_fewest_rounds_first():
     assert fake.log[:2] == [("c/wider", 4), ("c/wide", 4)]
     assert "c/steady" not in {i for i, _ in fake.log}
     assert fake.left >= 0 and all(len(a.rounds) <= budget.MAX_ROUNDS for a in (wide, wider))
-    assert plan.one_more("c", CALL_S) == pytest.approx(budget.rounds_s(1, CALL_S, 0.0, False))
+    assert plan.one_more("c", CALL_S) == pytest.approx(budget.rounds_s(1, CALL_S, 0.0))
 
 
 def test_narrowing_stops_at_max_rounds_and_after_a_failed_round():

@@ -125,7 +125,7 @@ def test_a_start_the_implementation_refuses_sends_the_search_to_the_policys_star
 
 
 def test_a_first_answer_from_an_earlier_one_is_planned_as_one_probe():
-    plan = budget.Plan(60, 0.25, 3, {"c": 0.05}, set(), 0.04)
+    plan = budget.Plan(60, 0.25, 3, {"c": 0.05}, 0.04)
     plan.warm = {"c/x"}
     one = 0.05 + (budget.VERIFY_CALLS + 1 + 3) * 0.25
     assert plan.first("c", "c/x") == pytest.approx(one)

@@ -5,10 +5,10 @@ known answers pass):
   fakekdf   bench samples cost exactly 100 ns per PBKDF2 iteration: the search is exact
   fixedkdf  a fixed-cost binding: refuses (invalid_params) every iteration count but those of
             the known-answer vectors (1 and 80000)
-  skewkdf   a call costs 100 ns per iteration in a request of at most 3 batches (calibrate's
-            probes, round 1 among them) and 130 ns in a larger one (calibrate's later rounds,
-            one request split into rounds): the rounds put the probed value off, so calibrate
-            must measure another value in rounds
+  skewkdf   a call costs 100 ns per iteration in a request of 3 batches (calibrate's probes,
+            round 1 among them) and 130 ns in any other (calibrate's later rounds, a dropped
+            call and a kept one each): the rounds put the probed value off, so calibrate must
+            measure another value in rounds
 
 FAKE_KDF_VERSION: the libraries' version (default 1), for the cache of verified answers.
 """
@@ -19,7 +19,7 @@ import os
 import sys
 
 NS_PER_ITERATION = 100
-SKEWED_NS_PER_ITERATION = 130  # skewkdf, a request of more than a probe's 3 batches
+SKEWED_NS_PER_ITERATION = 130  # skewkdf, a request of other than a probe's 3 batches
 
 
 def derive(req) -> str:
@@ -57,7 +57,7 @@ def answer(req):
     elif req.get("primitive") == "pbkdf2-sha256":
         out = derive(req)
         per_op = req["params"]["iterations"] * NS_PER_ITERATION
-        if req["impl"] == "skewkdf" and req.get("batches", 1) > 3:
+        if req["impl"] == "skewkdf" and req.get("batches", 1) != 3:
             per_op = req["params"]["iterations"] * SKEWED_NS_PER_ITERATION
     else:
         raise LookupError(f"unsupported: {req.get('primitive')}")

@@ -19,13 +19,13 @@ from ..measure import sampling
 from ..measure.case import Prepared
 from ..measure.rounds import round_entry
 from ..results import document as results
-from .budget import JIT_DROP, MIN_PER_ROUND
+from .budget import DROP, LATER_CALLS, MIN_PER_ROUND
 from .search import Search
 
 SLOW_PRECISION = sampling.Policy().slow_precision
 FROM_PROBE = "the search's probe at the chosen value: round 1"
-ONE_PROCESS = "rounds 2 on in one fresh process (no JIT), one request split into rounds"
-FRESH = f"a fresh process; its first {JIT_DROP} timed call is the JIT's warm-up"
+ONE_PROCESS = f"a fresh process; its first {DROP} timed call is dropped (slower there too)"
+FRESH = f"a fresh process; its first {DROP} timed call is the JIT's warm-up"
 
 
 def as_round(r: int, calls: list[dict], warm: list[dict], why: str) -> dict:
@@ -67,18 +67,12 @@ def measure(
     base_timeout_s: float = 60.0,
 ) -> list[dict]:
     """Rounds ``first`` … ``first + n − 1`` (budget.rounds_s is their arithmetic)."""
-    k = MIN_PER_ROUND
-    if n <= 0:
-        return []
-    if not jit:
-        fresh()
-        got = bench(1, n * k, timeout_s(call_ns, n * k, base_timeout_s))
-        return [as_round(first + i, got[i * k : (i + 1) * k], [], ONE_PROCESS) for i in range(n)]
-    out = []
+    drop, out = DROP, []
     for i in range(n):
         fresh()
-        got = bench(1, JIT_DROP + k, timeout_s(call_ns, JIT_DROP + k, base_timeout_s))
-        out.append(as_round(first + i, got[JIT_DROP:], got[:JIT_DROP], FRESH))
+        calls = drop + LATER_CALLS
+        got = bench(1, calls, timeout_s(call_ns, calls, base_timeout_s))
+        out.append(as_round(first + i, got[drop:], got[:drop], FRESH if jit else ONE_PROCESS))
     return out
 
 

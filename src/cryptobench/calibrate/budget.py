@@ -5,9 +5,9 @@ Every implementation first gets an answer: a process start, a short probe (the p
 ``short_call_s``) and the probe at the value the scaling law predicts, whose calls are round 1
 (``first_s``; where the search begins at an earlier answer here, earlier.py, the process start
 and that one probe). Only then do the answered implementations get their other rounds,
-cheapest first, while the budget lasts (``rounds_s``): on a runtime without a JIT in one fresh
-process, one request whose calls are split into rounds of MIN_PER_ROUND; on a JIT runtime
-(Java, Node.js) a fresh process per round whose first timed call is warm-up. An implementation
+cheapest first, while the budget lasts (``rounds_s``): each round a fresh process whose first
+timed call is dropped (DROP: warm-up on Java and Node.js, and slower elsewhere too) and whose
+next is kept (LATER_CALLS), so that the rounds see as many processes as they are. An implementation
 that does not fit is not started, or keeps its first round: the run says which and what it
 would need. ``interleave`` orders the first answers so a budget that cannot answer every
 implementation answers for as many runtimes as it can.
@@ -30,8 +30,12 @@ __all__ = ["VERIFY_CALLS", "probe_s"]
 # more than the target.
 ARGON2_S_PER_MIB_PASS = 0.00067
 SMALL_START_S = 0.005
-MIN_PER_ROUND = PROBE_CALLS  # one-call batches a round keeps: a probe's calls are a round
-JIT_DROP = 1  # a JIT round's first timed call, in its fresh process, is warm-up
+MIN_PER_ROUND = PROBE_CALLS  # a probe's calls are round 1 where it has this many
+LATER_CALLS = 1  # … and each later round keeps this many, in a fresh process of its own
+# a later round's first timed call, in its fresh process, is dropped: on a JIT it is warm-up,
+# and elsewhere it was slower too (2026-12-04, go/x-crypto Argon2id t=7, m=64 MiB, 4 fresh
+# processes: 299 / 301 / 274 / 292 ms, the next calls 242–272 ms)
+DROP = 1
 MARGIN = 0.05  # of the budget, kept for what no estimate covers (opening the run, the table)
 DRIFT_PROBES = 2  # the drift probe: before the first answers, before the other rounds
 NARROW = 0.05  # a row whose interval is wider than ±5% may get more rounds while budget is left
@@ -56,15 +60,12 @@ def first_s(target_s: float, start_s: float, short_s: float, verify: int = VERIF
     return start_s + short + probe_s(target_s, PROBE_CALLS, verify)
 
 
-def rounds_s(n: int, call_s: float, start_s: float, jit: bool) -> float:
-    """``n`` rounds at a call of ``call_s``: without a JIT, one fresh process and one request
-    (its untimed call, then n·MIN_PER_ROUND calls); on a JIT runtime, a fresh process per round,
-    each request's untimed call, JIT_DROP warm-up calls and MIN_PER_ROUND kept."""
+def rounds_s(n: int, call_s: float, start_s: float) -> float:
+    """``n`` rounds at a call of ``call_s``, each a fresh process and one request: its untimed
+    call, DROP dropped and LATER_CALLS kept."""
     if n <= 0:
         return 0.0
-    if jit:
-        return n * (start_s + (1 + JIT_DROP + MIN_PER_ROUND) * call_s)
-    return start_s + (1 + n * MIN_PER_ROUND) * call_s
+    return n * (start_s + (1 + DROP + LATER_CALLS) * call_s)
 
 
 @dataclass
@@ -122,7 +123,6 @@ class Plan:
     target_s: float
     rounds: int
     starts: dict[str, float]  # runtime id → its measured process start
-    jit: set[str] = field(default_factory=set)  # runtime ids whose runners report JIT compiles
     short_s: float | None = None  # the short probe's call (short_call_s); None: a quarter of T
     # a probe's verification calls: none where every known answer came from the cache (an
     # earlier calibrate with nothing changed: its probes' cases are most likely cached too)
@@ -145,15 +145,15 @@ class Plan:
 
     def later(self, rid: str, call_s: float) -> float:
         """Rounds 2…R of an answered implementation."""
-        return rounds_s(self.rounds - 1, call_s, start_of(self.starts, rid), rid in self.jit)
+        return rounds_s(self.rounds - 1, call_s, start_of(self.starts, rid))
 
     def one_more(self, rid: str, call_s: float) -> float:
         """One more round of an answered implementation (narrowing its interval)."""
-        return rounds_s(1, call_s, start_of(self.starts, rid), rid in self.jit)
+        return rounds_s(1, call_s, start_of(self.starts, rid))
 
     def again(self, rid: str, call_s: float) -> float:
         """All R rounds of another value (the second look)."""
-        return rounds_s(self.rounds, call_s, start_of(self.starts, rid), rid in self.jit)
+        return rounds_s(self.rounds, call_s, start_of(self.starts, rid))
 
     def schedule(self, items: list[tuple[str, str]], left_s: float) -> Schedule:
         """(impl, runtime id) in the order of the first answers: what fits in ``left_s``, by

@@ -69,7 +69,7 @@ class Request:
     runtimes: list[str] = field(default_factory=list)
     impls: list[str] = field(default_factory=list)
     time_budget_s: float = 60.0
-    rounds: int = 3
+    rounds: int = 4
     seed: int = 0
     timeout: float = 60.0
     reverify: bool = False  # ignore the cache of verified answers (and rewrite it)
@@ -212,7 +212,7 @@ class Calibration:
         self.verified = Verified.of(verifier, live, req.reverify)
         jit = {rt.id for rt in live if rt.compiles or rt.isolate}  # Java, Node.js
         short = budget.short_call_s(self.spec, self.base, req.target_s)
-        plan = budget.Plan(req.time_budget_s, req.target_s, req.rounds, self.starts, jit, short)
+        plan = budget.Plan(req.time_budget_s, req.target_s, req.rounds, self.starts, short)
         plan.warm = self._begin_at_earlier(before, chosen, jit)
         try:
             self._verify_first(live, chosen)

@@ -70,7 +70,7 @@ def _command() -> str:
     show_default=True,
     help="for the search and the rounds of every implementation together",
 )
-@click.option("--rounds", type=click.IntRange(1, 50), default=3, show_default=True)
+@click.option("--rounds", type=click.IntRange(1, 50), default=4, show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown"]), default="table")
 @click.option("--output", "output_path", default=None)
 @click.option("--seed", type=SEED, default=None)
