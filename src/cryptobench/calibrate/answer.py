@@ -1,10 +1,9 @@
 """An implementation's answer in rounds, as `calibrate` measures it (docs/methodology.md,
 "calibrate"): round 1 is the search's probe at the chosen value (its calls, verified and timed,
 are kept, not thrown away); the other rounds follow once every implementation has its first
-answer. A call of a password hash at the target (≥ 100 ms) dwarfs what a process adds to it on
-a runtime without a JIT, so those rounds run in one fresh process, one request whose calls are
-split into rounds; a JIT runtime (Java, Node.js) gets a fresh process per round, its first
-timed call warm-up. Every request's output is the verified one (measure.case.bench_for).
+answer, each in a fresh process of its own whose first timed call is dropped (a JIT's warm-up
+on Java and Node.js; slower elsewhere too) and whose next one is kept: processes differ more
+than the calls of one do. Every request's output is the verified one (measure.case.bench_for).
 
 Given how to get a bench and how to start a fresh process, so the tests run it on fakes.
 """
@@ -24,8 +23,8 @@ from .search import Search
 
 SLOW_PRECISION = sampling.Policy().slow_precision
 FROM_PROBE = "the search's probe at the chosen value: round 1"
-ONE_PROCESS = f"a fresh process; its first {DROP} timed call is dropped (slower there too)"
-FRESH = f"a fresh process; its first {DROP} timed call is the JIT's warm-up"
+FRESH = f"a fresh process; its first {DROP} timed call dropped (a fresh process's is slower)"
+FRESH_JIT = f"a fresh process; its first {DROP} timed call is the JIT's warm-up"
 
 
 def as_round(r: int, calls: list[dict], warm: list[dict], why: str) -> dict:
@@ -67,12 +66,11 @@ def measure(
     base_timeout_s: float = 60.0,
 ) -> list[dict]:
     """Rounds ``first`` … ``first + n − 1`` (budget.rounds_s is their arithmetic)."""
-    drop, out = DROP, []
+    out, calls = [], DROP + LATER_CALLS
     for i in range(n):
         fresh()
-        calls = drop + LATER_CALLS
         got = bench(1, calls, timeout_s(call_ns, calls, base_timeout_s))
-        out.append(as_round(first + i, got[drop:], got[:drop], FRESH if jit else ONE_PROCESS))
+        out.append(as_round(first + i, got[DROP:], got[:DROP], FRESH_JIT if jit else FRESH))
     return out
 
 
