@@ -14,7 +14,7 @@ import pytest
 from rich.console import Console
 
 from cryptobench.calibrate import budget, command
-from cryptobench.calibrate.answer import FROM_PROBE, Answer, as_round
+from cryptobench.calibrate.answer import FROM_PROBE, IN_SEARCH, Answer, as_round
 from cryptobench.calibrate.search import Search
 from cryptobench.catalog import primitives as catalog
 from cryptobench.measure.case import Prepared
@@ -122,3 +122,30 @@ def test_rounds_that_fail_keep_what_was_measured(monkeypatch, jit):
     row = cal.store.rows[0]
     assert row["status"] == "ok" and len(row["rounds"]) == 1
     assert any("round 2" in f for f in row["flags"])
+
+
+def test_a_value_chosen_unprobed_gets_round_1_of_a_probes_calls_in_the_searchs_process(
+    monkeypatch,
+):
+    """Round 1 of a value the search chose unprobed is measured in the search's warm process
+    (no process stopped, nothing dropped) with a probe's MIN_PER_ROUND calls: its interval is
+    their range, not one call's zero width claiming ±0%."""
+    cal = calibration(60.0, monkeypatch)
+    rt = FakeRuntime("c", 0.25, False)
+    calls = iter([0.24, 0.26, 0.25])
+
+    def request(op, timeout, **f):
+        rt.log.append(("bench", f["batches"]))
+        samples = [{"iterations": 1, "ns": round(next(calls) * 1e9)} for _ in range(f["batches"])]
+        return {"output": OUT, "samples": samples}
+
+    rt.request = request
+    a = answer_of(0, "c/a", rt)
+    a.rounds.clear()  # no probe at the chosen value
+    cal._rounds_of(a, rt, 1, 1, fresh_process=False)
+    assert rt.log == [("bench", budget.MIN_PER_ROUND)]  # no stop: the search's process
+    (r1,) = a.rounds
+    assert r1["round"] == 1 and r1["n_samples"] == budget.MIN_PER_ROUND
+    assert r1["warmup_batches"] == 0 and r1["stop_reason"] == IN_SEARCH
+    assert (r1["ci_low_ns"], r1["median_ns"], r1["ci_high_ns"]) == (0.24e9, 0.25e9, 0.26e9)
+    assert 0.03 < a.half_width() < 0.05  # [min, max] of three calls

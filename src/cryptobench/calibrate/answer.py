@@ -25,6 +25,10 @@ SLOW_PRECISION = sampling.Policy().slow_precision
 FROM_PROBE = "the search's probe at the chosen value: round 1"
 FRESH = f"a fresh process; its first {DROP} timed call dropped (a fresh process's is slower)"
 FRESH_JIT = f"a fresh process; its first {DROP} timed call is the JIT's warm-up"
+IN_SEARCH = (
+    f"the search's process, warm from its probes: {MIN_PER_ROUND} calls kept, none dropped "
+    "(the value was chosen unprobed)"
+)
 
 
 def as_round(r: int, calls: list[dict], warm: list[dict], why: str) -> dict:
@@ -65,13 +69,23 @@ def measure(
     jit: bool,
     base_timeout_s: float = 60.0,
 ) -> list[dict]:
-    """Rounds ``first`` … ``first + n − 1`` (budget.rounds_s is their arithmetic)."""
+    """Rounds ``first`` … ``first + n − 1``, each in a fresh process (budget.rounds_s is their
+    arithmetic)."""
     out, calls = [], DROP + LATER_CALLS
     for i in range(n):
         fresh()
         got = bench(1, calls, timeout_s(call_ns, calls, base_timeout_s))
         out.append(as_round(first + i, got[DROP:], got[:DROP], FRESH_JIT if jit else FRESH))
     return out
+
+
+def in_search(bench: sampling.Bench, call_ns: float, base_timeout_s: float = 60.0) -> dict:
+    """Round 1 of a value chosen unprobed, in the search's own process: it is warm from the
+    probes, so nothing is dropped, and it keeps a probe's MIN_PER_ROUND calls, so its interval
+    is their range and not one call's zero width (the plan counts it as the probe at the
+    target it stands in for)."""
+    got = bench(1, MIN_PER_ROUND, timeout_s(call_ns, MIN_PER_ROUND, base_timeout_s))
+    return as_round(1, got, [], IN_SEARCH)
 
 
 @dataclass

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from rich.console import Console
@@ -398,18 +399,23 @@ class Calibration:
         if first is not None:
             a.rounds.append(first)
             self.store.put_case(self.run_doc["id"], seq, a.row(self.req.rounds, self._tsc()))
-        else:  # the chosen probe was the short one: round 1 now, in the same process
+        else:  # chosen unprobed: round 1 now, in the search's warm process
             self._rounds_of(a, rt, 1, 1, fresh_process=False)
         rt.stop()  # one runner process per implementation's first answer
         return a
 
     def _rounds_of(self, a: Answer, rt: Runtime, first: int, n: int, fresh_process: bool):
-        """Rounds ``first`` … of ``a`` (calibrate/answer.py), its row stored again."""
+        """Rounds ``first`` … of ``a`` (calibrate/answer.py), each in a fresh process, or
+        round 1 in the search's process; its row stored again."""
         case = a.prepared.case
-        fresh = (lambda: rt.stop(serves(case))) if fresh_process else (lambda: None)
         try:
             bench = bench_for(rt, a.prepared, [])
-            a.rounds += answer.measure(bench, fresh, first, n, a.call_ns(), a.jit, self.req.timeout)
+            if fresh_process:
+                fresh = partial(rt.stop, serves(case))
+                got = answer.measure(bench, fresh, first, n, a.call_ns(), a.jit, self.req.timeout)
+            else:
+                got = [answer.in_search(bench, a.call_ns(), self.req.timeout)]
+            a.rounds += got
         except (RemoteError, RunnerFailure, VerifyError) as exc:
             a.errors.append((first, round_error(exc)))
         finally:
