@@ -88,3 +88,34 @@ def test_every_request_but_a_hello_waits_for_ending_processes(monkeypatch):
         assert reaped == [True]
     finally:
         runner.close()
+
+
+def test_an_answer_line_is_read_through_a_buffer_whole_and_in_order():
+    """The runner's pipes are unbuffered (a request reaches it the moment it is written); the
+    pump reads its answers through a buffer of its own (readline on an unbuffered pipe reads
+    one byte per system call: 18–20 ms for an answer carrying 8 KiB of ciphertext as hex).
+    An answer far longer than the buffer, and one after it, still arrive whole."""
+    import io
+    import threading
+
+    n = 3 * protocol.PIPE_READ
+    big = "ab" * n
+    echo = (
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        f"    out = 'ab' * {n} if m['op'] == 'bench' else 'x'\n"
+        "    answer = {'id': m['id'], 'ok': True, 'result': {'output': out}}\n"
+        "    print(json.dumps(answer), flush=True)\n"
+    )
+    runner = protocol.RunnerProcess([sys.executable, "-c", echo], ".")
+    runner.proc = subprocess.Popen(
+        runner.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
+    )
+    assert not isinstance(runner.proc.stdout, io.BufferedIOBase)  # as RunnerProcess.start's
+    threading.Thread(target=runner._pump_stdout, daemon=True).start()
+    try:
+        assert runner.request("bench", timeout=30)["output"] == big
+        assert runner.request("compute", timeout=30)["output"] == "x"
+    finally:
+        runner.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import io
 import json
 import os
 import queue
@@ -20,6 +21,7 @@ from . import trace
 PROTOCOL_VERSION = 1
 ERROR_KINDS = ("bad_request", "unsupported", "invalid_params", "auth_failed", "internal")
 _EOF = object()
+PIPE_READ = 1 << 16  # bytes a pump reads from its pipe at once (at most what is there)
 
 
 class RunnerFailure(Exception):
@@ -163,13 +165,18 @@ class RunnerProcess:
         return "\n".join(self._stderr)
 
     # -- I/O -------------------------------------------------------------------------------
+    # The pipes are unbuffered (bufsize=0: a request reaches the runner the moment it is
+    # written), and readline on an unbuffered pipe reads one byte per system call: an answer
+    # carrying 8 KiB of ciphertext as hex took 18–20 ms to read, on every runtime, once per
+    # bench request (docs/methodology.md, "What a request costs"). Each pump reads its pipe
+    # through a buffer of its own instead; only the pump reads it.
     def _pump_stdout(self) -> None:
-        for line in iter(self.proc.stdout.readline, b""):
+        for line in iter(_buffered(self.proc.stdout).readline, b""):
             self._lines.put(line)
         self._lines.put(_EOF)
 
     def _pump_stderr(self) -> None:
-        for line in iter(self.proc.stderr.readline, b""):
+        for line in iter(_buffered(self.proc.stderr).readline, b""):
             self._stderr.append(line.decode("utf-8", "replace").rstrip())
 
     def request(self, op: str, timeout: float, **fields) -> dict:
@@ -225,6 +232,11 @@ class RunnerProcess:
             raise RemoteError(err["kind"], str(err.get("message", "")))
         self.kill()
         raise RunnerFailure("protocol", f"malformed answer to {op}: {line[:120]!r}")
+
+
+def _buffered(pipe) -> io.BufferedIOBase:
+    """A pipe read through a buffer (one a caller's Popen made buffered already is kept)."""
+    return pipe if isinstance(pipe, io.BufferedIOBase) else io.BufferedReader(pipe, PIPE_READ)
 
 
 def _parse(line: bytes) -> dict | None:
