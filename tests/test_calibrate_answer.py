@@ -118,7 +118,7 @@ def test_rounds_that_fail_keep_what_was_measured(monkeypatch, jit):
         raise command.RunnerFailure("crashed", "the runner exited")
 
     rt.request = broken
-    cal._rounds_of(a, rt, 2, 2, True)
+    cal._rounds_of(a, rt, 2, 2)
     row = cal.store.rows[0]
     assert row["status"] == "ok" and len(row["rounds"]) == 1
     assert any("round 2" in f for f in row["flags"])
@@ -142,7 +142,7 @@ def test_a_value_chosen_unprobed_gets_round_1_of_a_probes_calls_in_the_searchs_p
     rt.request = request
     a = answer_of(0, "c/a", rt)
     a.rounds.clear()  # no probe at the chosen value
-    cal._rounds_of(a, rt, 1, 1, fresh_process=False)
+    cal._round_in_search(a, rt)
     assert rt.log == [("bench", budget.MIN_PER_ROUND)]  # no stop: the search's process
     (r1,) = a.rounds
     assert r1["round"] == 1 and r1["n_samples"] == budget.MIN_PER_ROUND

@@ -95,13 +95,15 @@ def test_a_first_answer_takes_what_the_plan_says_and_its_probe_is_round_1():
 @pytest.mark.parametrize("n", [1, 2, 4])
 def test_later_rounds_take_what_the_plan_says(jit, n):
     fake = Clocked(lambda v: CALL_S, start_s=0.3)
-    got = answer.measure(fake.bench_at(1), fake.fresh, 2, n, CALL_S * 1e9, jit)
+    why = answer.FRESH_JIT if jit else answer.FRESH
+    got = answer.measure(fake.bench_at(1), fake.fresh, 2, n, CALL_S * 1e9, why)
     assert fake.now == pytest.approx(budget.rounds_s(n, CALL_S, 0.3))
     assert [r["round"] for r in got] == list(range(2, 2 + n))
     assert all(r["n_samples"] == budget.LATER_CALLS for r in got)
     # a fresh process per round, its first timed call dropped, with a JIT or without
     starts = [x for x in fake.log if x[0] == "start"]
     assert len(starts) == n and all(r["warmup_batches"] == budget.DROP for r in got)
+    assert all(r["stop_reason"] == why for r in got)  # the reason as the caller gave it
     benches = [x for x in fake.log if x[0] == "bench"]
     assert benches == [("bench", 1, budget.DROP + budget.LATER_CALLS)] * n
 
@@ -282,7 +284,7 @@ class _Narrowing:
     def free_s(self) -> float:
         return self.left
 
-    def _rounds_of(self, a, rt, first, n, fresh_process):
+    def _rounds_of(self, a, rt, first, n):
         self.log.append((a.impl, first))
         call = self.next_call(a.impl)
         self.left -= 1 + 4 * CALL_S

@@ -66,16 +66,16 @@ def measure(
     first: int,
     n: int,
     call_ns: float,
-    jit: bool,
+    why: str,
     base_timeout_s: float = 60.0,
 ) -> list[dict]:
     """Rounds ``first`` … ``first + n − 1``, each in a fresh process (budget.rounds_s is their
-    arithmetic)."""
+    arithmetic); ``why``: what each round's stop reason says of it (Answer.fresh_why)."""
     out, calls = [], DROP + LATER_CALLS
     for i in range(n):
         fresh()
         got = bench(1, calls, timeout_s(call_ns, calls, base_timeout_s))
-        out.append(as_round(first + i, got[DROP:], got[:DROP], FRESH_JIT if jit else FRESH))
+        out.append(as_round(first + i, got[DROP:], got[:DROP], why))
     return out
 
 
@@ -103,6 +103,11 @@ class Answer:
     @property
     def impl(self) -> str:
         return self.search.impl.id
+
+    @property
+    def fresh_why(self) -> str:
+        """What a round in a fresh process says of its dropped call."""
+        return FRESH_JIT if self.jit else FRESH
 
     def call_ns(self) -> float:
         """The chosen value's call: its rounds' median so far, else its probe."""

@@ -400,27 +400,34 @@ class Calibration:
             a.rounds.append(first)
             self.store.put_case(self.run_doc["id"], seq, a.row(self.req.rounds, self._tsc()))
         else:  # chosen unprobed: round 1 now, in the search's warm process
-            self._rounds_of(a, rt, 1, 1, fresh_process=False)
+            self._round_in_search(a, rt)
         rt.stop()  # one runner process per implementation's first answer
         return a
 
-    def _rounds_of(self, a: Answer, rt: Runtime, first: int, n: int, fresh_process: bool):
-        """Rounds ``first`` … of ``a`` (calibrate/answer.py), each in a fresh process, or
-        round 1 in the search's process; its row stored again."""
-        case = a.prepared.case
+    def _rounds_of(self, a: Answer, rt: Runtime, first: int, n: int) -> None:
+        """Rounds ``first`` … ``first + n − 1`` of ``a``, each in a fresh process of its own
+        (answer.measure), its row stored again; the runtime is left stopped."""
+        fresh, call, base = partial(rt.stop, serves(a.prepared.case)), a.call_ns(), self.req.timeout
         try:
-            bench = bench_for(rt, a.prepared, [])
-            if fresh_process:
-                fresh = partial(rt.stop, serves(case))
-                got = answer.measure(bench, fresh, first, n, a.call_ns(), a.jit, self.req.timeout)
-            else:
-                got = [answer.in_search(bench, a.call_ns(), self.req.timeout)]
-            a.rounds += got
+            self._keep(
+                a, rt, first, lambda b: answer.measure(b, fresh, first, n, call, a.fresh_why, base)
+            )
+        finally:
+            rt.stop()
+
+    def _round_in_search(self, a: Answer, rt: Runtime) -> None:
+        """Round 1 of a value the search chose unprobed, in the search's own warm process
+        (answer.in_search), its row stored again."""
+        call, base = a.call_ns(), self.req.timeout
+        self._keep(a, rt, 1, lambda b: [answer.in_search(b, call, base)])
+
+    def _keep(self, a: Answer, rt: Runtime, first: int, measure) -> None:
+        """The rounds ``measure(bench)`` takes of ``a`` on ``rt`` added to its answer (a failure
+        kept as round ``first``'s error), and its row stored again."""
+        try:
+            a.rounds += measure(bench_for(rt, a.prepared, []))
         except (RemoteError, RunnerFailure, VerifyError) as exc:
             a.errors.append((first, round_error(exc)))
-        finally:
-            if fresh_process:
-                rt.stop()
         self.store.put_case(self.run_doc["id"], a.seq, a.row(self.req.rounds, self._tsc()))
 
     def _tsc(self):
@@ -450,7 +457,7 @@ class Calibration:
             if need > self.free_s():
                 self.unanswered.append(budget.Unanswered(a.impl, need, what))
                 continue
-            self._rounds_of(a, self.runtime_of[a.impl], 2, self.req.rounds - 1, True)
+            self._rounds_of(a, self.runtime_of[a.impl], 2, self.req.rounds - 1)
 
     def _second_look(self, plan: budget.Plan, answers: list[Answer]) -> None:
         """calibrate/remeasure.py, for each implementation whose rounds of the other value
@@ -474,7 +481,7 @@ class Calibration:
             )
             self.looked.add(a.impl)
             other = Answer(q.seq, s, q, a.runtime_id, a.jit)
-            self._rounds_of(other, self.runtime_of[a.impl], 1, self.req.rounds, True)
+            self._rounds_of(other, self.runtime_of[a.impl], 1, self.req.rounds)
             fix.keep_nearer(
                 self.store, self.run_doc, self._rows(self.store, self.run_doc), [(s, q, row)]
             )
@@ -505,7 +512,7 @@ class Calibration:
                 f"one more round of {a.impl} (±{100 * hw:.1f}% after {before} rounds)",
                 markup=False,
             )
-            self._rounds_of(a, self.runtime_of[a.impl], before + 1, 1, True)
+            self._rounds_of(a, self.runtime_of[a.impl], before + 1, 1)
             if len(a.rounds) == before:
                 done.add(a.impl)  # its round failed: not again
 
