@@ -64,7 +64,10 @@ def reports(args: argparse.Namespace, folder: Path) -> dict[str, Path]:
 
 
 def shoot(browser, html: Path, selector: str, width: int, target: Path) -> int:
-    """One cropped screenshot of selector's element; returns the PNG's size in bytes."""
+    """One cropped screenshot of selector's element; returns the PNG's size in bytes. The
+    element is scrolled to the top of the viewport and the clip taken there: a full-page
+    screenshot resizes the viewport to the page's height, and every Plotly chart of the page
+    redrew for it (2026-12-07: 36–46 s a picture on the 2-core VM, ~1 s without)."""
     page = browser.new_page(viewport={"width": width, "height": MAX_HEIGHT}, device_scale_factor=1)
     page.goto(html.as_uri())
     page.wait_for_selector("body[data-tables]", timeout=60_000)
@@ -74,9 +77,14 @@ def shoot(browser, html: Path, selector: str, width: int, target: Path) -> int:
     if box is None:
         page.close()
         raise SystemExit(f"screenshots: {selector} is not on {html.name}")
-    clip = {**box, "height": min(box["height"], MAX_HEIGHT)}
-    # a busy 2-core host took more than playwright's default 30 s here (2026-12-02)
-    page.screenshot(path=str(target), clip=clip, full_page=True, timeout=180_000)
+    top = page.evaluate("y => { scrollTo(0, y); return scrollY; }", box["y"])
+    page.wait_for_timeout(200)  # charts drawn as they scroll into view
+    # the element's box in the viewport, in whole pixels as a page clip is rounded, from its
+    # top (the page may end before it reaches the viewport's top)
+    y = round(box["y"] - top)
+    clip = {"x": round(box["x"]), "y": y, "width": round(box["width"])}
+    clip["height"] = min(round(box["height"]), MAX_HEIGHT - y)
+    page.screenshot(path=str(target), clip=clip, timeout=180_000)
     page.close()
     return target.stat().st_size
 
