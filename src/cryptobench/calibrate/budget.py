@@ -34,7 +34,9 @@ MIN_PER_ROUND = PROBE_CALLS  # a probe's calls are round 1 where it has this man
 LATER_CALLS = 1  # … and each later round keeps this many, in a fresh process of its own
 # a later round's first timed call, in its fresh process, is dropped: on a JIT it is warm-up,
 # and elsewhere it was slower too (2026-12-04, go/x-crypto Argon2id t=7, m=64 MiB, 4 fresh
-# processes: 299 / 301 / 274 / 292 ms, the next calls 242–272 ms)
+# processes: 299 / 301 / 274 / 292 ms, the next calls 242–272 ms); over every implementation
+# (2026-12-07, 7 fresh processes each) the dropped call over the kept one read 1.59 on Go, 1.16
+# on java/bc and 1.04–1.07 on libsodium, Botan, RustCrypto and noble: docs/methodology.md
 DROP = 1
 MARGIN = 0.05  # of the budget, kept for what no estimate covers (opening the run, the table)
 DRIFT_PROBES = 2  # the drift probe: before the first answers, before the other rounds
