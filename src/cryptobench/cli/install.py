@@ -24,9 +24,23 @@ def setup_cmd(runtimes):
 
 
 @click.command("doctor")
+@click.option(
+    "--machine",
+    is_flag=True,
+    help="also keep every CPU busy for --seconds and say whether the machine is steady "
+    'enough to take figures on (docs/methodology.md, "A busy machine")',
+)
+@click.option("--seconds", type=click.FloatRange(0.1, 600), default=5.0, show_default=True)
 @guarded
-def doctor():
+def doctor(machine, seconds):
     """Each runtime's toolchain: found with its version, or missing with how to install it."""
     from ..runtimes import doctor as doctor_mod
 
     click.echo(doctor_mod.render(doctor_mod.checks()), nl=False)
+    if machine:
+        from ..measure import steady
+
+        states = steady.sample(seconds)
+        for state in states:
+            click.echo(state.text())
+        click.echo(steady.verdict(states))
