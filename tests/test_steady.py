@@ -60,3 +60,13 @@ def test_doctor_machine_reports_every_cpu_and_a_verdict():
     cpu_lines = [line for line in res.output.splitlines() if line.startswith("CPU ")]
     assert len(cpu_lines) >= 1 and all("ns a call at its fastest" in x for x in cpu_lines)
     assert res.output.splitlines()[-1].startswith(("steady:", "busy:"))
+
+
+def test_doctor_machine_waits_for_no_run_it_would_spoil():
+    from cryptobench.run.lock import RunLock
+
+    with RunLock():  # a run measuring: keeping every CPU busy now would spoil its figures
+        res = CliRunner().invoke(main, ["doctor", "--machine", "--seconds", "0.2"])
+    assert res.exit_code == 1
+    assert "another cryptobench run holds" in res.output
+    assert "CPU " not in res.output  # nothing was sampled

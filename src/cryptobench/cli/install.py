@@ -30,7 +30,13 @@ def setup_cmd(runtimes):
     help="also keep every CPU busy for --seconds and say whether the machine is steady "
     'enough to take figures on (docs/methodology.md, "A busy machine")',
 )
-@click.option("--seconds", type=click.FloatRange(0.1, 600), default=5.0, show_default=True)
+@click.option(
+    "--seconds",
+    type=click.FloatRange(0.1, 600),
+    default=5.0,
+    show_default=True,
+    help="how long --machine keeps every CPU busy",
+)
 @guarded
 def doctor(machine, seconds):
     """Each runtime's toolchain: found with its version, or missing with how to install it."""
@@ -39,8 +45,10 @@ def doctor(machine, seconds):
     click.echo(doctor_mod.render(doctor_mod.checks()), nl=False)
     if machine:
         from ..measure import steady
+        from ..run.lock import RunLock
 
-        states = steady.sample(seconds)
+        with RunLock():  # every CPU is busy: a run timing meanwhile would be spoilt
+            states = steady.sample(seconds)
         for state in states:
             click.echo(state.text())
         click.echo(steady.verdict(states))
