@@ -108,6 +108,7 @@ def test_the_method_note_says_a_machine_was_busy_only_past_its_bound():
     assert "(spread 39.0%)" in busy
     assert "the machine was busy" in busy and "1.39x as long" in busy
     assert "measure on a quiet machine" in busy
+    assert "cryptobench doctor --machine" in busy  # how to tell when one is
     quiet = layout.method_note(_probed(1000, 1040, 1120, 1010))
     assert "(spread 12.0%)" in quiet
     assert "busy" not in quiet

@@ -31,7 +31,7 @@ def busy(spread: float, during: bool) -> str:
         f"the drift probe, the same work every round, {took} {1 + spread:.2f}x as long in one "
         f"round as in another (more than {1 + stats.BUSY_SPREAD:.2f}x): the machine {was} busy, "
         f"so intervals {are} wide and medians can move from run to run; measure on a quiet "
-        f"machine to decide {HOW}"
+        f"machine to decide (`cryptobench doctor --machine` says when it is steady) {HOW}"
     )
 
 
