@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+from contextlib import contextmanager
 
 from .. import stats
 from ..runtimes.protocol import reap_exiting
@@ -19,23 +20,33 @@ CALLS, BATCHES = 2000, 9
 _MSG = bytes(range(256)) * 4
 
 
+@contextmanager
+def pinned(cpu: int | None):
+    """This process on ``cpu`` for the block (None, or no affinity on this OS: unchanged)."""
+    pin = cpu is not None and hasattr(os, "sched_setaffinity")  # not on macOS
+    before = os.sched_getaffinity(0) if pin else None
+    if pin:
+        os.sched_setaffinity(0, {cpu})
+    try:
+        yield
+    finally:
+        if pin:
+            os.sched_setaffinity(0, before)
+
+
+def batch_ns(msg: bytes, calls: int) -> float:
+    """ns per call of one batch of ``calls`` hashlib SHA-256 digests of ``msg``."""
+    t0 = time.perf_counter_ns()
+    for _ in range(calls):
+        hashlib.sha256(msg).digest()
+    return (time.perf_counter_ns() - t0) / calls
+
+
 def measure(cpu: int | None = None) -> dict:
     """Probe once; on ``cpu`` when given (the runners' CPU under ``--pin``), once every
     runner process told to end has ended."""
     reap_exiting()
-    pinned = cpu is not None and hasattr(os, "sched_setaffinity")  # not on macOS
-    before = os.sched_getaffinity(0) if pinned else None
-    if pinned:
-        os.sched_setaffinity(0, {cpu})
-    try:
-        per_call = []
-        for _ in range(BATCHES):
-            t0 = time.perf_counter_ns()
-            for _ in range(CALLS):
-                hashlib.sha256(_MSG).digest()
-            per_call.append((time.perf_counter_ns() - t0) / CALLS)
-    finally:
-        if pinned:
-            os.sched_setaffinity(0, before)
+    with pinned(cpu):
+        per_call = [batch_ns(_MSG, CALLS) for _ in range(BATCHES)]
     ci = stats.median_ci(per_call)
     return {"median_ns": ci.median, "ci_low_ns": ci.low, "ci_high_ns": ci.high}

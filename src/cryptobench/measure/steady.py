@@ -13,12 +13,13 @@ The summary is a pure function of the batches, so the tests run it on fixed samp
 
 from __future__ import annotations
 
-import hashlib
 import multiprocessing
 import os
 import statistics
 import time
 from dataclasses import dataclass
+
+from . import probe
 
 MSG, CALLS = b"x" * 16, 2000
 SLOW = 1.4  # a batch this much slower than the CPU's fast speed is slow
@@ -98,14 +99,10 @@ def verdict(states: list[CpuState]) -> str:
 
 def _loop(cpu: int | None, seconds: float) -> list[tuple[float, float]]:
     """(seconds since the start, ns per call) of each batch, on ``cpu`` (None: unpinned)."""
-    if cpu is not None:
-        os.sched_setaffinity(0, {cpu})
     out, t0 = [], time.monotonic()
-    while (now := time.monotonic()) - t0 < seconds or not out:
-        start = time.perf_counter_ns()
-        for _ in range(CALLS):
-            hashlib.sha256(MSG).digest()
-        out.append((now - t0, (time.perf_counter_ns() - start) / CALLS))
+    with probe.pinned(cpu):
+        while (now := time.monotonic()) - t0 < seconds or not out:
+            out.append((now - t0, probe.batch_ns(MSG, CALLS)))
     return out
 
 
