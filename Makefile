@@ -25,9 +25,12 @@ quick: setup
 
 test: setup-variants lint check-runners pytest
 
+# bench/'s scripts have no extension: ruff lints only *.py unless a file is named
+BENCH_PY := $(shell grep -ls '^\#!.*python' bench/*)
+
 lint:
-	.venv/bin/ruff check src tests runners/python scripts bench
-	.venv/bin/ruff format --check src tests runners/python scripts bench
+	.venv/bin/ruff check src tests runners/python scripts bench $(BENCH_PY)
+	.venv/bin/ruff format --check src tests runners/python scripts bench $(BENCH_PY)
 
 check-runners:
 	$(PY) scripts/check_runners.py
