@@ -170,6 +170,23 @@ def test_the_full_rounds_estimate_takes_each_case_s_call_from_the_first_pass(cat
     assert passes.case_seconds([fast], cat) == {}  # a fast case's call is its rounds' own
 
 
+def test_the_plan_says_how_many_calls_it_took_at_the_family_prior(cat):
+    from cryptobench.measure.rounds import SLOW_CALL_S
+
+    params = json.dumps(cat.resolve_params(cat.get("argon2id"), {}, "verify"), sort_keys=True)
+    keys = [(i, "argon2id", "verify", 8, params) for i in ("go/x-crypto", "c/libsodium")]
+    plan = _plan(cat, keys)
+    plan.known = {}  # an empty store: no call of the family known here
+    said = plan.guessed(cat, keys)
+    assert f"2 of its calls not known here, each taken at {1000 * SLOW_CALL_S:.0f} ms" in said
+    plan.measured[keys[0]] = 0.3  # one measured by the first pass
+    assert "1 of its calls not known here" in plan.guessed(cat, keys)
+    plan.known = passes.call_seconds(doc()["results"], cat)  # the family's call as stored
+    assert plan.guessed(cat, keys) == ""
+    fast = [("go/stdlib", "sha256", "digest", 64, "{}")]
+    assert plan.guessed(cat, fast) == ""  # a fast case's call is its rounds' own
+
+
 def test_a_call_verified_here_is_the_estimates_call_for_its_case(cat, tmp_path, monkeypatch):
     from cryptobench.measure.rounds import estimate
     from cryptobench.measure.verified import case_key

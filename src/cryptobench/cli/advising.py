@@ -96,17 +96,12 @@ class Plan:
         """What measuring ``keys`` should take: rounds.estimate over the cases the run will
         measure, the keys' and each runtime's noop beside fast cases (measure/case.py);
         ``slow_floor``: a password hash's kept calls."""
-        from ..advise.passes import cases_of
         from ..measure.case import noop_cases
         from ..measure.rounds import estimate
 
-        doc = {"run": {"implementations": self.here.implementations}}
-        cases = cases_of(doc, keys, cat)
+        cases = self._cases(cat, keys)
         cases += noop_cases(cases)
-        calls = {c.key: self.known.get((c.prim.id, c.operation)) for c in cases}
-        calls = {k: v for k, v in calls.items() if v is not None}
-        calls.update(self.here.verified_calls(cases))  # a call verified here: the case's own
-        calls.update({c.key: self.measured[c.key] for c in cases if c.key in self.measured})
+        calls = self._calls(cases)
         return estimate(
             cases,
             per_case,
@@ -117,6 +112,36 @@ class Plan:
             self.here.warmups,
             calls,
             slow_floor,
+        )
+
+    def _cases(self, cat, keys: list[tuple]) -> list:
+        from ..advise.passes import cases_of
+
+        return cases_of({"run": {"implementations": self.here.implementations}}, keys, cat)
+
+    def _calls(self, cases: list) -> dict:
+        """{case key: a call's seconds} where known: the family's as stored, the case's own as
+        its verification timed it (a generated message's) or as the first pass measured it."""
+        calls = {c.key: self.known.get((c.prim.id, c.operation)) for c in cases}
+        calls = {k: v for k, v in calls.items() if v is not None}
+        calls.update(self.here.verified_calls(cases))  # a call verified here: the case's own
+        calls.update({c.key: self.measured[c.key] for c in cases if c.key in self.measured})
+        return calls
+
+    def guessed(self, cat, keys: list[tuple]) -> str:
+        """What the estimate of ``keys`` took on trust: the slow cases whose call nothing here
+        knows, each at the family's prior (rounds.SLOW_CALL_S), said in the plan's line ("" when
+        none): a slower library than that (node/noble's Argon2id, ~10x) makes the pass longer."""
+        from ..measure.rounds import SLOW_CALL_S
+
+        cases = [c for c in self._cases(cat, keys) if c.prim.is_slow]
+        known = self._calls(cases)
+        n = sum(c.key not in known for c in cases)
+        if not n:
+            return ""
+        return (
+            f"; {n} of its calls not known here, each taken at {1000 * SLOW_CALL_S:.0f} ms: a "
+            "slower library makes the pass longer"
         )
 
     def measured_calls(self, keys: list[tuple]) -> dict:
@@ -212,7 +237,8 @@ def two_passes(plan: Plan, cat, rank, opts: dict) -> list[dict]:
         first = plan.seconds(cat, keys, first_s, first_rounds, passes.FIRST_PASS_SLOW_FLOOR)
         err.print(
             f"first pass: {len(keys)} cases × 1 short round, about {first:.0f} s of measuring "
-            f"(budget {plan.budget_s:.0f} s), after verifying what the cache lacks",
+            f"(budget {plan.budget_s:.0f} s{plan.guessed(cat, keys)}), after verifying what the "
+            "cache lacks",
             markup=False,
         )
         docs = measure(
