@@ -177,14 +177,18 @@ def test_the_plan_says_how_many_calls_it_took_at_the_family_prior(cat):
     keys = [(i, "argon2id", "verify", 8, params) for i in ("go/x-crypto", "c/libsodium")]
     plan = _plan(cat, keys)
     plan.known = {}  # an empty store: no call of the family known here
-    said = plan.guessed(cat, keys)
-    assert f"2 of its calls not known here, each taken at {1000 * SLOW_CALL_S:.0f} ms" in said
+
+    def said(ks):
+        return advising.guessed(plan.estimate(cat, ks, 0.1, 1, 3)[1])
+
+    assert f"2 of its calls not known here, each taken at {1000 * SLOW_CALL_S:.0f} ms" in said(keys)
     plan.measured[keys[0]] = 0.3  # one measured by the first pass
-    assert "1 of its calls not known here" in plan.guessed(cat, keys)
+    assert "1 of its calls not known here" in said(keys)
     plan.known = passes.call_seconds(doc()["results"], cat)  # the family's call as stored
-    assert plan.guessed(cat, keys) == ""
+    assert said(keys) == ""
     fast = [("go/stdlib", "sha256", "digest", 64, "{}")]
-    assert plan.guessed(cat, fast) == ""  # a fast case's call is its rounds' own
+    assert said(fast) == ""  # a fast case's call is its rounds' own
+    assert plan.estimate(cat, keys, 0.1, 1, 3)[0] == plan.seconds(cat, keys, 0.1, 1, 3)
 
 
 def test_a_call_verified_here_is_the_estimates_call_for_its_case(cat, tmp_path, monkeypatch):

@@ -93,16 +93,30 @@ class Plan:
     def seconds(
         self, cat, keys: list[tuple], per_case: float, rounds: int, slow_floor: int = SLOW_FLOOR
     ) -> float:
-        """What measuring ``keys`` should take: rounds.estimate over the cases the run will
-        measure, the keys' and each runtime's noop beside fast cases (measure/case.py);
-        ``slow_floor``: a password hash's kept calls."""
+        """What measuring ``keys`` should take (``estimate``'s seconds)."""
+        return self.estimate(cat, keys, per_case, rounds, slow_floor)[0]
+
+    def estimate(
+        self, cat, keys: list[tuple], per_case: float, rounds: int, slow_floor: int = SLOW_FLOOR
+    ) -> tuple[float, int]:
+        """(seconds, guessed): rounds.estimate over the cases the run will measure, the keys'
+        and each runtime's noop beside fast cases (measure/case.py), ``slow_floor`` a password
+        hash's kept calls; ``guessed``, how many slow cases' calls nothing here knew (the
+        family's as stored, the case's own as its verification timed it or the first pass
+        measured it), each taken at the family's prior (rounds.SLOW_CALL_S)."""
+        from ..advise.passes import cases_of
         from ..measure.case import noop_cases
         from ..measure.rounds import estimate
 
-        cases = self._cases(cat, keys)
+        doc = {"run": {"implementations": self.here.implementations}}
+        cases = cases_of(doc, keys, cat)
         cases += noop_cases(cases)
-        calls = self._calls(cases)
-        return estimate(
+        calls = {c.key: self.known.get((c.prim.id, c.operation)) for c in cases}
+        calls = {k: v for k, v in calls.items() if v is not None}
+        calls.update(self.here.verified_calls(cases))  # a call verified here: the case's own
+        calls.update({c.key: self.measured[c.key] for c in cases if c.key in self.measured})
+        guessed = sum(c.prim.is_slow and c.key not in calls for c in cases)
+        seconds = estimate(
             cases,
             per_case,
             rounds,
@@ -113,36 +127,7 @@ class Plan:
             calls,
             slow_floor,
         )
-
-    def _cases(self, cat, keys: list[tuple]) -> list:
-        from ..advise.passes import cases_of
-
-        return cases_of({"run": {"implementations": self.here.implementations}}, keys, cat)
-
-    def _calls(self, cases: list) -> dict:
-        """{case key: a call's seconds} where known: the family's as stored, the case's own as
-        its verification timed it (a generated message's) or as the first pass measured it."""
-        calls = {c.key: self.known.get((c.prim.id, c.operation)) for c in cases}
-        calls = {k: v for k, v in calls.items() if v is not None}
-        calls.update(self.here.verified_calls(cases))  # a call verified here: the case's own
-        calls.update({c.key: self.measured[c.key] for c in cases if c.key in self.measured})
-        return calls
-
-    def guessed(self, cat, keys: list[tuple]) -> str:
-        """What the estimate of ``keys`` took on trust: the slow cases whose call nothing here
-        knows, each at the family's prior (rounds.SLOW_CALL_S), said in the plan's line ("" when
-        none): a slower library than that (node/noble's Argon2id, ~10x) makes the pass longer."""
-        from ..measure.rounds import SLOW_CALL_S
-
-        cases = [c for c in self._cases(cat, keys) if c.prim.is_slow]
-        known = self._calls(cases)
-        n = sum(c.key not in known for c in cases)
-        if not n:
-            return ""
-        return (
-            f"; {n} of its calls not known here, each taken at {1000 * SLOW_CALL_S:.0f} ms: a "
-            "slower library makes the pass longer"
-        )
+        return seconds, guessed
 
     def measured_calls(self, keys: list[tuple]) -> dict:
         """The calls of ``keys`` the first pass measured, for the run of a pass
@@ -234,11 +219,13 @@ def two_passes(plan: Plan, cat, rank, opts: dict) -> list[dict]:
     keys = plan.keys
     if plan.first_pass():
         first_s, first_rounds = passes.FIRST_PASS_S, passes.FIRST_PASS_ROUNDS
-        first = plan.seconds(cat, keys, first_s, first_rounds, passes.FIRST_PASS_SLOW_FLOOR)
+        first, unknown = plan.estimate(
+            cat, keys, first_s, first_rounds, passes.FIRST_PASS_SLOW_FLOOR
+        )
         err.print(
             f"first pass: {len(keys)} cases × 1 short round, about {first:.0f} s of measuring "
-            f"(budget {plan.budget_s:.0f} s{plan.guessed(cat, keys)}), after verifying what the "
-            "cache lacks",
+            f"(budget {plan.budget_s:.0f} s{guessed(unknown)}), after verifying what the cache "
+            "lacks",
             markup=False,
         )
         docs = measure(
@@ -272,6 +259,20 @@ def two_passes(plan: Plan, cat, rank, opts: dict) -> list[dict]:
     )
     calls = plan.measured_calls(keys)
     return docs + measure(keys, opts, per_case, plan.rounds, opened=plan.here.opened, calls=calls)
+
+
+def guessed(n: int) -> str:
+    """What an estimate took on trust, for the plan's line ("" when nothing): ``n`` slow
+    cases' calls at the family's prior; a slower library than that (node/noble's Argon2id,
+    ~10x) makes the pass longer."""
+    from ..measure.rounds import SLOW_CALL_S
+
+    if not n:
+        return ""
+    return (
+        f"; {n} of its calls not known here, each taken at {1000 * SLOW_CALL_S:.0f} ms: a "
+        "slower library makes the pass longer"
+    )
 
 
 def results_key(r: dict) -> tuple:
