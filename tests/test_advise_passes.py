@@ -95,14 +95,22 @@ def test_two_passes_measure_everything_once_then_only_the_top_few(cat, monkeypat
     d = doc()
     rows = {compare.case_key(r): r for r in d["results"]}
     keys = advise_missing.needed(d, cat, policy.load(cat), "checksum", 5000, [])
-    asked, runtimes, told = [], [], []
+    asked, runtimes, told, cuts = [], [], [], []
 
     def fake_measure(
-        ks, opts, per_case, rounds, slow_floor=advising.SLOW_FLOOR, opened=None, calls=None
+        ks,
+        opts,
+        per_case,
+        rounds,
+        slow_floor=advising.SLOW_FLOOR,
+        opened=None,
+        calls=None,
+        cut=None,
     ):
         asked.append((sorted(ks), rounds, slow_floor))
         runtimes.append(opened)
         told.append(calls)
+        cuts.append(cut)
         run = {**d["run"], "id": f"pass-{len(asked)}"}
         return [{"run": run, "results": [rows[k] for k in ks if k in rows]}]
 
@@ -125,6 +133,8 @@ def test_two_passes_measure_everything_once_then_only_the_top_few(cat, monkeypat
     # each pass's run is told the calls measured here, so it says what advise said
     assert told == [plan.measured_calls(first), plan.measured_calls(second)]
     assert told[0] == told[1] == {top[0]: 0.5}
+    # only the first pass rules out a password hash that cannot be among the top few
+    assert cuts == [(passes.KEEP, passes.CUT_RATIO), None]
 
 
 def test_the_plan_s_estimate_is_the_run_estimate_of_its_cases(cat):
@@ -325,3 +335,14 @@ def test_a_run_request_s_slow_floor_is_its_policy_s_and_the_default_is_the_polic
     assert sampling.for_rounds(screen, 1).slow_min_samples == 3  # one round keeps three calls
     usual = pipeline._policy(pipeline.RunRequest("run", "db"), None)
     assert usual.slow_min_samples == sampling.Policy().slow_min_samples == 10
+
+
+def test_advise_s_first_pass_cut_reaches_its_run_request():
+    from cryptobench.measure.rounds import Cut
+
+    opts = {"command": "advise", "db": "x.sqlite"}
+    keys = [("c/libsodium", "argon2id", "verify", 8, "{}")]
+    (req,) = advising._requests(keys, opts, 0.1, 1, 3, cut=Cut(3, 4.0))
+    assert req.cut == Cut(3, 4.0)
+    (plain,) = advising._requests(keys, opts, 0.1, 1, 3)
+    assert plain.cut is None

@@ -605,3 +605,61 @@ def test_each_round_hands_its_probe_and_the_earlier_ones_to_on_probe():
     r.on_probe = lambda round_no, probes: seen.append((round_no, [p["round"] for p in probes]))
     r.measure(_prepared("c", sizes=(16,)))
     assert seen == [(1, [1]), (2, [1, 2]), (3, [1, 2, 3])]
+
+
+class Argon(FakeRuntime):
+    """Argon2id at a fixed ms per call for each implementation (by library name)."""
+
+    def __init__(self, ms: dict[str, float]):
+        super().__init__("c", isolate=False, jit=False)
+        self.ms = ms
+
+    def request(self, op, timeout, **f):
+        self.log.append((f["impl"], f["batches"]))
+        ns = int(self.ms[f["impl"]] * 1e6)
+        return {"output": OUT, "samples": [{"iterations": 1, "ns": ns}] * f["batches"]}
+
+
+def _argon(libs: list[str]) -> list[Prepared]:
+    prim = catalog.load().get("argon2id")
+    out = []
+    for i, lib in enumerate(libs):
+        impl = Implementation(f"c/{lib}", "c", lib, "1", {}, {"argon2id": Offer(("derive",))})
+        case = Case(impl, prim, "derive", 8, {})
+        out.append(Prepared(i, case, {"password": "00" * 8, "salt": "11" * 16}, OUT, "fake"))
+    return out
+
+
+def _seed_with(prepared: list[Prepared], where: int, lib: str) -> int:
+    """A seed whose round 1 measures ``lib`` at position ``where`` (rounds.order)."""
+    from cryptobench.measure.rounds import order
+
+    for seed in range(1000):
+        groups = order(prepared, seed, 1)
+        if groups[where][0].case.impl.library == lib:
+            return seed
+    raise AssertionError("no such seed")
+
+
+@pytest.mark.parametrize("where", [0, -1])
+def test_a_cut_stops_a_password_hash_that_cannot_be_among_the_top_few(where):
+    from cryptobench.measure.rounds import Cut
+
+    ms = {"a": 20.0, "b": 22.0, "c": 25.0, "near": 45.0, "slow": 240.0}
+    rt = Argon(ms)
+    r, store = _rounds(rt, rounds=1)
+    r.cut = Cut(keep=3, ratio=2.0)  # above 2 × the third fastest, once three are measured
+    prepared = _argon(list(ms))
+    r.run["seed"] = _seed_with(prepared, where, "slow")
+    r.measure(prepared)
+    rows = {row["implementation"]: row for row in store.rows.values()}
+    asks = {lib: [n for x in rt.log if x != "stop" and x[0] == lib for n in [x[1]]] for lib in ms}
+    if where == 0:  # measured first: nothing to cut it by
+        assert rows["c/slow"]["stop_reason"] != "ruled out" and rows["c/slow"]["n_samples"] >= 3
+    else:  # measured last: 240 ms > 2 × 25 ms
+        assert rows["c/slow"]["stop_reason"] == "ruled out"
+        assert asks["slow"] == [1, 1] and rows["c/slow"]["n_samples"] == 2
+        assert any(f.startswith("round 1: ruled out") for f in rows["c/slow"]["flags"])
+    for lib in ("a", "b", "c", "near"):  # 45 ms < 2 × 25 ms: measured as usual
+        assert rows[f"c/{lib}"]["stop_reason"] != "ruled out"
+        assert rows[f"c/{lib}"]["n_samples"] >= 3

@@ -209,3 +209,30 @@ def test_without_a_least_warm_up_a_slow_operation_asks_one_call_at_a_time():
     bench = JitScript(quiet_from=0, slow=35e6, fast=35e6)
     sampling.measure(bench, sampling.Policy(budget_s=0.1), True, bench.clock, None, 0.0)
     assert all(batches == 1 for _, batches, _ in bench.calls)
+
+
+def test_a_password_hash_slower_than_the_cut_stops_after_calibration():
+    bench = Script(lambda i: 400e6)  # a 400 ms Argon2id call, against a 100 ms cut
+    m = sampling.measure(
+        bench, sampling.Policy(budget_s=0.1), True, clock=bench.clock, give_up_ns=100e6
+    )
+    assert m.stop_reason == sampling.RULED_OUT
+    assert len(bench.calls) == 2 and len(m.samples) == 2  # the cold call and its confirmation
+    assert m.ci.median == 400e6 and m.warmup == []
+    assert m.flags[0].startswith("ruled out after calibration: its call (400 ms)")
+
+
+def test_a_password_hash_within_the_cut_is_measured_as_usual():
+    bench = Script(lambda i: 50e6)
+    m = sampling.measure(
+        bench, sampling.Policy(budget_s=0.1), True, clock=bench.clock, give_up_ns=100e6
+    )
+    assert m.stop_reason != sampling.RULED_OUT and len(m.samples) >= 10
+
+
+def test_the_cut_leaves_a_fast_operation_alone():
+    bench = Script(lambda i: 100.0)
+    m = sampling.measure(
+        bench, sampling.Policy(budget_s=0.1), False, clock=bench.clock, give_up_ns=10.0
+    )
+    assert m.stop_reason != sampling.RULED_OUT and len(m.samples) > 2

@@ -27,6 +27,13 @@ FIRST_PASS_ROUNDS = 1
 # --size 8` on an empty store: 10 calls each made the pass 26 s, node/noble's 243 ms Argon2id
 # 6 s of it, against the winner's 14 ms)
 FIRST_PASS_SLOW_FLOOR = 3
+# … and a password hash whose calibration (its cold call, confirmed) is more than CUT_RATIO times
+# the KEEP-th fastest of its algorithm measured so far in the pass is measured no further: it
+# cannot be among the top few (measure/rounds.Cut; docs/methodology.md, "advise"). Measured on
+# a busy 2-core VM (2026-12-07): one library's requests in the pass scattered up to 1.65×
+# (node/noble 0.46–0.76 s), the library to stop read 9–15× the third-fastest (node/noble's
+# Argon2id 240–406 ms against 24–28 ms), node/hash-wasm 3–4× (kept)
+CUT_RATIO = 4.0
 
 
 def _position(use: Use, pid: str) -> int:

@@ -151,10 +151,11 @@ def _requests(
     slow_floor: int,
     opened=None,
     calls: dict | None = None,
+    cut=None,
 ) -> list:
     """RunRequests that measure exactly ``keys`` (one per fresh_context value), on the
     runtimes ``opened`` (session.Opened) where given, ``calls`` the calls' seconds the first
-    pass measured (Plan.measured_calls)."""
+    pass measured (Plan.measured_calls), ``cut`` the first pass's (measure/rounds.Cut)."""
     from ..plan import cases as plan
     from ..run import pipeline
 
@@ -183,6 +184,7 @@ def _requests(
                 slow_floor=slow_floor,
                 opened=opened,
                 calls=calls,
+                cut=cut,
             )
         )
     return reqs
@@ -196,14 +198,21 @@ def measure(
     slow_floor: int = SLOW_FLOOR,
     opened=None,
     calls: dict | None = None,
+    cut: tuple[int, float] | None = None,
 ) -> list[dict]:
     """Measure exactly ``keys``: ``per_case`` seconds in ``rounds`` rounds (Plan.seconds's
     order), ``slow_floor`` calls kept of a password hash, on ``opened``'s runtimes, the run's
-    estimate from ``calls`` (Plan.measured_calls)."""
+    estimate from ``calls`` (Plan.measured_calls); ``cut`` (keep, ratio): a password hash
+    whose calibrated call is more than ratio × the keep-th fastest so far is measured no
+    further (measure/rounds.Cut)."""
+    from ..measure.rounds import Cut
     from ..run import pipeline
 
     docs = []
-    for req in _requests(keys, opts, per_case, rounds, slow_floor, opened, calls):
+    reqs = _requests(
+        keys, opts, per_case, rounds, slow_floor, opened, calls, Cut(*cut) if cut else None
+    )
+    for req in reqs:
         done = pipeline.run(req, err.get())
         docs.append(results.document(done.run, done.results))
     return docs
@@ -236,6 +245,7 @@ def two_passes(plan: Plan, cat, rank, opts: dict) -> list[dict]:
             passes.FIRST_PASS_SLOW_FLOOR,
             plan.here.opened,
             plan.measured_calls(keys),
+            (passes.KEEP, passes.CUT_RATIO),
         )
         rows = [r for d in docs for r in d["results"]]
         plan.known |= passes.call_seconds(rows, cat)

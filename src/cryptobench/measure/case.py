@@ -166,10 +166,13 @@ def measure_round(
     verifier: Verifier,
     first_round: bool,
     known_ns: float | None = None,
+    give_up_ns: float | None = None,
 ) -> sampling.Measurement:
     """One round of one case. Raises RunnerFailure, RemoteError or VerifyError. On a runtime
     that reports JIT compilation, every case warms up for at least ``policy.jit_warmup_s``:
-    a JIT can sit flat in slower code with nothing compiling, so quiet alone proves nothing."""
+    a JIT can sit flat in slower code with nothing compiling, so quiet alone proves nothing.
+    ``give_up_ns``: a password hash's call above which its round ends after calibration
+    (rounds.Cut)."""
     outputs: list = []
     case = p.case
     check_first = None
@@ -186,6 +189,7 @@ def measure_round(
         expected_ns=p.call_ns,
         min_calls=sampling.call_floor(p.case.prim, p.case.operation),
         known_ns=known_ns,
+        give_up_ns=give_up_ns,
     )
     if first_round and p.expected is None and p.case.operation == "hash":
         # a salted hash differs each call: the timed path's output must verify elsewhere

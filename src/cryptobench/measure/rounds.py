@@ -361,6 +361,24 @@ class _State:
         return "; ".join(x["remeasured"] for x in self.rounds if x.get("remeasured"))
 
 
+@dataclass(frozen=True)
+class Cut:
+    """A password hash's case whose calibrated call is more than ``ratio`` times the
+    ``keep``-th fastest call of its primitive measured so far in the run is measured no
+    further (sampling.ruled_out): it cannot be among the top ``keep`` (advise's first pass,
+    advise/passes.CUT)."""
+
+    keep: int
+    ratio: float
+
+    def ns(self, medians: list[float]) -> float | None:
+        """The call above which a case is ruled out, given the medians measured so far; None
+        while fewer than ``keep`` are."""
+        if len(medians) < self.keep:
+            return None
+        return self.ratio * sorted(medians)[self.keep - 1]
+
+
 @dataclass
 class Rounds:
     runtimes: dict[str, Runtime]  # by Runtime.key (the id, and the features switched off)
@@ -375,11 +393,14 @@ class Rounds:
     on_step: Callable[[Prepared, int, dict | None], None] = lambda p, r, res: None
     on_decided: Callable[[int], None] = lambda skipped: None  # case-rounds no longer needed
     on_probe: Callable[[int, list[dict]], None] = lambda r, probes: None  # after each probe
+    cut: Cut | None = None  # advise's first pass: a password hash that cannot win stops early
     _state: dict[int, _State] = field(default_factory=dict)
+    _prim_of: dict[int, str] = field(default_factory=dict)
 
     def measure(self, prepared: list[Prepared]) -> None:
         """Every round of every case, each stored as soon as it is measured."""
         self._state = {p.seq: _State() for p in prepared}
+        self._prim_of = {p.seq: p.case.prim.id for p in prepared}
         cpu = self.pin["runner_cpu"] if self.pin else None
         if self.pin:
             os.sched_setaffinity(0, {self.pin["orchestrator_cpu"]})
@@ -554,8 +575,11 @@ class Rounds:
         self.on_step(p, r, None)
         try:
             known, mine = st.known_ns() or speed, self._policy_of(st, policy)
-            m = measure_round(rt, p, mine, self.verifier, not st.rounds, known)
+            give_up = self._give_up(p)
+            m = measure_round(rt, p, mine, self.verifier, not st.rounds, known, give_up)
             st.rounds.append(round_entry(r, m, warmed + st.batch_why))
+            if m.stop_reason == sampling.RULED_OUT:
+                st.final = self._result(p, st)  # its calibration is its answer: no further round
         except RemoteError as exc:
             if exc.kind == "unsupported":
                 st.final = results.skipped(p.case, f"not offered: {exc.message}")
@@ -574,6 +598,22 @@ class Rounds:
             res = self._result(p, st)
         self.store.put_case(self.run["id"], p.seq, res)
         self.on_step(p, r, res)
+
+    def _give_up(self, p: Prepared) -> float | None:
+        """The call above which ``p`` is ruled out (``cut``), from the other cases of its
+        primitive measured so far (their rounds' median); None without a cut, for a fast
+        primitive, or while too few are measured."""
+        if self.cut is None or not p.case.prim.is_slow:
+            return None
+        medians = [
+            st.known_ns()
+            for seq, st in self._state.items()
+            if seq != p.seq
+            and st.rounds
+            and self._prim_of.get(seq) == p.case.prim.id
+            and all(x["stop_reason"] != sampling.RULED_OUT for x in st.rounds)
+        ]
+        return self.cut.ns(medians)
 
     def _result(self, p: Prepared, st: _State) -> dict:
         if st.final is not None:

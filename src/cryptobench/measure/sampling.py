@@ -147,6 +147,7 @@ def measure(
     expected_ns: float | None = None,
     min_calls: int = 0,
     known_ns: float | None = None,
+    give_up_ns: float | None = None,
 ) -> Measurement:
     """One round of one case. ``min_warmup_s``: the least warm-up a runtime that reports JIT
     compilation gets (as JMH's warm-up iterations); others are not held to it.
@@ -156,7 +157,9 @@ def measure(
     earlier round of the case measured: batches are sized from it, with no calibration (a
     JIT runtime's first batches then run long, not many, and are warm-up); a password hash's
     later round takes it as the call's known duration (known_slow: its floor in one request,
-    no calibration)."""
+    no calibration). ``give_up_ns``: a password hash whose calibrated call is slower than this
+    is measured no further (advise's first pass: it cannot be among the top few); the round
+    keeps its calibration calls, flagged (ruled_out)."""
     start = clock()
     if slow_family and expected_ns is None:
         expected_ns = known_ns
@@ -164,6 +167,8 @@ def measure(
         per_op, warm = known_ns, []  # a later round: the case's first round calibrated it
     else:
         per_op, warm, bench = first_estimate(bench, policy, slow_family, first_timeout, expected_ns)
+        if slow_family and give_up_ns and per_op > give_up_ns and len(warm) >= 2:
+            return ruled_out(warm, policy, per_op, give_up_ns, clock() - start)
     loop = _Round(bench, policy, slow_family, per_op, warm, min_calls, later=bool(known_ns))
     while True:
         loop.sample(policy.budget_s - (clock() - start), min_warmup_s)
@@ -291,6 +296,33 @@ class _Round:
             flags=flags,
             warmup_reason=why,
         )
+
+
+RULED_OUT = "ruled out"
+
+
+def ruled_out(
+    calls: list[dict], policy: Policy, per_op: float, give_up_ns: float, elapsed: float
+) -> Measurement:
+    """A round that stopped after calibration: its calls (the cold one and its confirmation)
+    are its samples, and its flag says why nothing more was asked."""
+    why = (
+        f"{RULED_OUT} after calibration: its call ({per_op / 1e6:.3g} ms) is slower than "
+        f"{give_up_ns / 1e6:.3g} ms, the cut of this pass; its {len(calls)} calibration calls "
+        "are the round"
+    )
+    ci = stats.median_ci([s["ns"] / s["iterations"] for s in calls])
+    return Measurement(
+        samples=list(calls),
+        warmup=[],
+        iterations=1,
+        ci=ci,
+        target=slow_target(policy),
+        stop_reason=RULED_OUT,
+        slow=True,
+        elapsed_s=elapsed,
+        flags=[why],
+    )
 
 
 MAX_WARM_CALLS = 50  # a slow operation's least JIT warm-up: at most this many calls a request

@@ -171,7 +171,7 @@ def _flags(
         f"round {r['round']}: {f}"
         for r in rounds
         for f in r["flags"]
-        if f.startswith(("no steady state", "slow operation"))
+        if f.startswith(("no steady state", "slow operation", "ruled out"))
     ]
     flags += [f"round {r}: {why}" for r, why in errors]
     return flags

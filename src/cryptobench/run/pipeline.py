@@ -13,7 +13,7 @@ from ..catalog import primitives as catalog
 from ..errors import UsageError
 from ..measure import parallel, sampling
 from ..measure.case import Prepared, noop_cases
-from ..measure.rounds import JIT_ROUNDS, ROUNDS, Rounds, estimate, go_on_seen, pace_seen
+from ..measure.rounds import JIT_ROUNDS, ROUNDS, Cut, Rounds, estimate, go_on_seen, pace_seen
 from ..measure.verified import prepare_all
 from ..plan import cases as plan
 from ..results import document as results
@@ -64,6 +64,7 @@ class RunRequest:
     # seconds per call a caller measured, by Case.key (advise's first pass): the estimate's,
     # over a call timed once by verification, so the run says what the caller said
     calls: dict | None = None
+    cut: Cut | None = None  # advise's first pass: a password hash that cannot win stops early
 
 
 @dataclass
@@ -178,6 +179,7 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
     by_key = {rt.key: rt for rts in sets.values() for rt in rts}
     rounds = Rounds(by_key, verifier, store, run_doc, policy, req.rounds, req.jit_rounds)
     rounds.pin, rounds.least = run_doc["settings"]["pin"], req.least_rounds
+    rounds.cut = req.cut
     compiling = {rt.id for rt in by_key.values() if rt.compiles}
     earlier = earlier_runs(store, run_doc)
     seen, pace, which = _go_on_seen(store, earlier, run_doc, compiling)
