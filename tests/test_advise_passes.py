@@ -276,6 +276,25 @@ def test_an_answer_from_the_store_starts_no_runner_and_imports_no_measuring_stac
     assert not heavy & mods, heavy & mods
 
 
+def test_an_answer_from_one_round_rows_imports_no_scipy_stats(tmp_path):
+    """A first pass's rows have one round each: the margin's ratio comes from their batches
+    (stats.ratio_ci), with no Mann–Whitney test, and the median's interval from
+    scipy.special's binomial, so scipy.stats (half a second of imports) stays out."""
+    from tests.conftest import cli
+    from tests.test_startup import loaded
+
+    d = doc()
+    for r in d["results"]:
+        r["rounds"] = (r.get("rounds") or [])[:1]
+    one = tmp_path / "one-round.json"
+    one.write_text(json.dumps(d))
+    db = str(tmp_path / "store.sqlite")
+    assert cli("import", str(one), "--db", db).returncode == 0
+    mods = set(loaded("advise", "--use", "password", "--size", "8", "--db", db))
+    assert "cryptobench.advise.rank" in mods
+    assert "scipy.stats" not in mods
+
+
 def test_the_plan_counts_the_noop_the_run_measures_beside_fast_cases(cat):
     """The pipeline measures each runtime's noop beside fast cases (measure/case.noop_cases):
     a process per round of its own, so the plan's estimate counts it as the run's does."""

@@ -227,7 +227,7 @@ def margin(best: dict, other: dict) -> Margin:
         ratio = other["median_ns"] / best["median_ns"]
         why = "fewer than two rounds in common: no interval for the ratio"
         return Margin(ratio, 0.0, float("inf"), "rounds", False, False, why)
-    c = compare.compare_case(compare.case_key(other), best, other)
+    c = compare.compare_case(compare.case_key(other), best, other, test=False)
     overlap = best["ci_high_ns"] >= other["ci_low_ns"] and other["ci_high_ns"] >= best["ci_low_ns"]
     apart = not overlap and not c.ratio_low <= 1.0 <= c.ratio_high
     m = Margin(c.ratio, c.ratio_low, c.ratio_high, c.method, apart)
