@@ -366,7 +366,7 @@ class Cut:
     """A password hash's case whose calibrated call is more than ``ratio`` times the
     ``keep``-th fastest call of its primitive measured so far in the run is measured no
     further (sampling.ruled_out): it cannot be among the top ``keep`` (advise's first pass,
-    advise/passes.CUT)."""
+    advise/passes.CUT_RATIO)."""
 
     keep: int
     ratio: float
