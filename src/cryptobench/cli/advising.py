@@ -218,40 +218,44 @@ def measure(
     return docs
 
 
+def first_pass(plan: Plan, cat, rank, opts: dict) -> tuple[list[dict], list[tuple]]:
+    """One short round of every key (a password hash that cannot win stops after its
+    calibration, passes.CUT_RATIO): its documents, and the keys of the top few it ranks
+    (advise/passes.contenders); what it measured of each call goes to the plan."""
+    from ..advise import passes
+
+    keys, first_s, first_rounds = plan.keys, passes.FIRST_PASS_S, passes.FIRST_PASS_ROUNDS
+    first, unknown = plan.estimate(cat, keys, first_s, first_rounds, passes.FIRST_PASS_SLOW_FLOOR)
+    err.print(
+        f"first pass: {len(keys)} cases × 1 short round, about {first:.0f} s of measuring "
+        f"(budget {plan.budget_s:.0f} s{guessed(unknown)}), after verifying what the cache "
+        "lacks",
+        markup=False,
+    )
+    docs = measure(
+        keys,
+        opts,
+        first_s,
+        first_rounds,
+        passes.FIRST_PASS_SLOW_FLOOR,
+        plan.here.opened,
+        plan.measured_calls(keys),
+        (passes.KEEP, passes.CUT_RATIO),
+    )
+    rows = [r for d in docs for r in d["results"]]
+    plan.known |= passes.call_seconds(rows, cat)
+    plan.measured |= passes.case_seconds(rows, cat)
+    measured = {results_key(r) for r in rows if r["status"] == "ok"}
+    return docs, passes.contenders([e.row for e in rank(docs).ranking], measured)
+
+
 def two_passes(plan: Plan, cat, rank, opts: dict) -> list[dict]:
     """A first pass of one short round of every key, then the full rounds of the top few
     (advise/passes.contenders) where they fit in what is left of the budget."""
     from ..advise import passes
 
     t0, per_case = time.monotonic(), opts["time_per_case"] or TIME_PER_CASE_S
-    docs = []
-    keys = plan.keys
-    if plan.first_pass():
-        first_s, first_rounds = passes.FIRST_PASS_S, passes.FIRST_PASS_ROUNDS
-        first, unknown = plan.estimate(
-            cat, keys, first_s, first_rounds, passes.FIRST_PASS_SLOW_FLOOR
-        )
-        err.print(
-            f"first pass: {len(keys)} cases × 1 short round, about {first:.0f} s of measuring "
-            f"(budget {plan.budget_s:.0f} s{guessed(unknown)}), after verifying what the cache "
-            "lacks",
-            markup=False,
-        )
-        docs = measure(
-            keys,
-            opts,
-            first_s,
-            first_rounds,
-            passes.FIRST_PASS_SLOW_FLOOR,
-            plan.here.opened,
-            plan.measured_calls(keys),
-            (passes.KEEP, passes.CUT_RATIO),
-        )
-        rows = [r for d in docs for r in d["results"]]
-        plan.known |= passes.call_seconds(rows, cat)
-        plan.measured |= passes.case_seconds(rows, cat)
-        measured = {results_key(r) for r in rows if r["status"] == "ok"}
-        keys = passes.contenders([e.row for e in rank(docs).ranking], measured)
+    docs, keys = first_pass(plan, cat, rank, opts) if plan.first_pass() else ([], plan.keys)
     if not keys:
         return docs
     full = plan.seconds(cat, keys, per_case, plan.rounds)
