@@ -134,7 +134,9 @@ def test_two_passes_measure_everything_once_then_only_the_top_few(cat, monkeypat
     assert told == [plan.measured_calls(first), plan.measured_calls(second)]
     assert told[0] == told[1] == {top[0]: 0.5}
     # only the first pass rules out a password hash that cannot be among the top few
-    assert cuts == [(passes.KEEP, passes.CUT_RATIO), None]
+    from cryptobench.measure.rounds import Cut
+
+    assert cuts == [Cut(passes.KEEP, passes.CUT_RATIO), None]
 
 
 def test_the_plan_s_estimate_is_the_run_estimate_of_its_cases(cat):

@@ -198,21 +198,16 @@ def measure(
     slow_floor: int = SLOW_FLOOR,
     opened=None,
     calls: dict | None = None,
-    cut: tuple[int, float] | None = None,
+    cut=None,
 ) -> list[dict]:
     """Measure exactly ``keys``: ``per_case`` seconds in ``rounds`` rounds (Plan.seconds's
     order), ``slow_floor`` calls kept of a password hash, on ``opened``'s runtimes, the run's
-    estimate from ``calls`` (Plan.measured_calls); ``cut`` (keep, ratio): a password hash
-    whose calibrated call is more than ratio × the keep-th fastest so far is measured no
-    further (measure/rounds.Cut)."""
-    from ..measure.rounds import Cut
+    estimate from ``calls`` (Plan.measured_calls); ``cut`` (measure/rounds.Cut): a password
+    hash that cannot be among the top few is measured no further."""
     from ..run import pipeline
 
     docs = []
-    reqs = _requests(
-        keys, opts, per_case, rounds, slow_floor, opened, calls, Cut(*cut) if cut else None
-    )
-    for req in reqs:
+    for req in _requests(keys, opts, per_case, rounds, slow_floor, opened, calls, cut):
         done = pipeline.run(req, err.get())
         docs.append(results.document(done.run, done.results))
     return docs
@@ -223,6 +218,7 @@ def first_pass(plan: Plan, cat, rank, opts: dict) -> tuple[list[dict], list[tupl
     calibration, passes.CUT_RATIO): its documents, and the keys of the top few it ranks
     (advise/passes.contenders); what it measured of each call goes to the plan."""
     from ..advise import passes
+    from ..measure.rounds import Cut
 
     keys, first_s, first_rounds = plan.keys, passes.FIRST_PASS_S, passes.FIRST_PASS_ROUNDS
     first, unknown = plan.estimate(cat, keys, first_s, first_rounds, passes.FIRST_PASS_SLOW_FLOOR)
@@ -240,7 +236,7 @@ def first_pass(plan: Plan, cat, rank, opts: dict) -> tuple[list[dict], list[tupl
         passes.FIRST_PASS_SLOW_FLOOR,
         plan.here.opened,
         plan.measured_calls(keys),
-        (passes.KEEP, passes.CUT_RATIO),
+        Cut(passes.KEEP, passes.CUT_RATIO),
     )
     rows = [r for d in docs for r in d["results"]]
     plan.known |= passes.call_seconds(rows, cat)
