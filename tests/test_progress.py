@@ -42,6 +42,38 @@ def test_steps_a_decided_case_will_not_take_leave_the_total():
     assert bar.total == 3
 
 
+def test_rounds_measured_again_are_counted_and_said_as_such():
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from cryptobench.run.progress import Progress
+
+    out = io.StringIO()
+    bar = Progress(Console(file=out, width=200), 2, 60.0)
+    row = {
+        "implementation": "c/lib",
+        "primitive": "sha256",
+        "operation": "digest",
+        "size": 64,
+        "status": "ok",
+        "family": "hash",
+        "median_ns": 100.0,
+        "throughput_mb_s": 640.0,
+        "precision": 0.01,
+        "n_samples": 15,
+    }
+    case = SimpleNamespace(case=None)
+    bar.update(case, 1, row)
+    bar.update(case, 2, row)
+    bar.more(1)  # the second look: one round measured again
+    assert bar.total == 3
+    bar.update(case, "2 again", row)
+    last = out.getvalue().splitlines()[-1]
+    assert last.startswith("[3/3] c/lib sha256 digest 64 (round 2 again): 640.0 MB/s")
+    assert last.endswith("about 0 s left")
+
+
 def _probes(*us: float) -> list[dict]:
     return [{"round": i, "median_ns": v * 1e3} for i, v in enumerate(us, 1)]
 

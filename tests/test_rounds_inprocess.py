@@ -179,8 +179,14 @@ class SlowProcess(FakeRuntime):
 def test_a_round_that_disagrees_is_measured_again_and_kept_beside_its_replacement():
     rt = SlowProcess(2)  # round 2's process
     r, store = _rounds(rt, rounds=3)
+    steps, more = [], []
+    r.on_step = lambda p, n, res: steps.append((n, res and [x["median_ns"] for x in res["rounds"]]))
+    r.on_again = more.append
     r.measure(_prepared("c", sizes=(64,)))
     row = store.rows[0]
+    # progress is told of the round measured again before it starts, then sees it as one
+    assert more == [1]
+    assert steps[-3:] == [(3, [100.0, 300.0, 100.0]), ("2 again", None), ("2 again", [100.0] * 3)]
     assert [x["median_ns"] for x in row["rounds"]] == [100.0, 100.0, 100.0]
     (old,) = row["replaced_rounds"]
     assert old["round"] == 2 and old["median_ns"] == 300.0
@@ -205,8 +211,11 @@ def test_two_rounds_of_eight_that_disagree_are_each_measured_again():
 def test_rounds_that_agree_are_left_alone():
     rt = SlowProcess(99)
     r, store = _rounds(rt, rounds=3)
+    more = []
+    r.on_again = more.append
     r.measure(_prepared("c", sizes=(64,)))
     assert "replaced_rounds" not in store.rows[0]
+    assert more == [0]
 
 
 def test_the_estimate_is_the_plans_own_arithmetic():

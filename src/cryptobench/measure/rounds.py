@@ -390,8 +390,10 @@ class Rounds:
     jit_rounds: int = JIT_ROUNDS  # runtimes that report compiles: a fresh JVM warms up each round
     least: int | None = None  # decided after this many rounds at least (run: LEAST_ROUNDS)
     pin: dict | None = None  # machine.pin_plan()
-    on_step: Callable[[Prepared, int, dict | None], None] = lambda p, r, res: None
+    # a case's round starts (no row) or ends (its row); a round measured again is "N again"
+    on_step: Callable[[Prepared, int | str, dict | None], None] = lambda p, r, res: None
     on_decided: Callable[[int], None] = lambda skipped: None  # case-rounds no longer needed
+    on_again: Callable[[int], None] = lambda steps: None  # rounds the second look measures again
     on_probe: Callable[[int, list[dict]], None] = lambda r, probes: None  # after each probe
     cut: Cut | None = None  # advise's first pass: a password hash that cannot win stops early
     _state: dict[int, _State] = field(default_factory=dict)
@@ -505,18 +507,26 @@ class Rounds:
         """The rounds that disagree with all the others beyond their spread
         (stats.outlier_rounds: one, or two of eight) are measured once more, each in a fresh
         process of its runtime; each new round takes its old one's place and the old one stays
-        in the row (``replaced_rounds``), with why."""
+        in the row (``replaced_rounds``), with why. Progress is told how many first
+        (``on_again``), then each as "N again" (``on_step``): a busy machine's `quick` had
+        measured 19 rounds again in 8 s after its last line said "about 0 s left"."""
+        again = []
         for p in prepared:
             st = self._state[p.seq]
             meds = [[x[k] for x in st.rounds] for k in ("median_ns", "ci_low_ns", "ci_high_ns")]
             out = stats.outlier_rounds(*meds) if st.final is None else []
-            if not out:
-                continue
-            others = sorted(x["median_ns"] for j, x in enumerate(st.rounds) if j not in out)
-            centre = others[len(others) // 2]
+            if out:
+                others = sorted(x["median_ns"] for j, x in enumerate(st.rounds) if j not in out)
+                again.append((p, st, out, others[len(others) // 2]))
+        self.on_again(sum(len(out) for _, _, out, _ in again))  # progress counts them
+        for p, st, out, centre in again:
             for i in out:  # stored after each, as every round is
+                label = f"{st.rounds[i]['round']} again"
+                self.on_step(p, label, None)
                 self._measure_again(p, st, i, centre)
-                self.store.put_case(self.run["id"], p.seq, self._result(p, st))
+                res = self._result(p, st)
+                self.store.put_case(self.run["id"], p.seq, res)
+                self.on_step(p, label, res)
 
     def _measure_again(self, p: Prepared, st: _State, i: int, centre: float) -> None:
         """Round ``i`` of a case once more in a fresh process, as every round: the case's group

@@ -191,6 +191,7 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
     t0 = time.monotonic()
     with Progress(console, rounds.steps(prepared), planned, fastest) as bar:
         rounds.on_step, rounds.on_decided, rounds.on_probe = bar.update, bar.skip, bar.probe
+        rounds.on_again = bar.more
         rounds.measure(prepared)
     taken = go_on_seen([rounds.result_of(p) for p in prepared], req.least_rounds, compiling)
     run_doc["measuring"] = {  # read by the next run's estimate (_go_on_seen)

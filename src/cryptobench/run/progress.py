@@ -12,7 +12,7 @@ from .. import stats
 from ..results import probe
 
 
-def summary(res: dict, round_no: int | None = None) -> str:
+def summary(res: dict, round_no: int | str | None = None) -> str:
     name = f"{res['implementation']} {res['primitive']} {res['operation']} {res['size']}"
     if round_no is not None:
         name += f" (round {round_no})"
@@ -67,8 +67,9 @@ class Progress:
         if self.bar:
             self.bar.__exit__(*exc)
 
-    def update(self, prepared, round_no: int, result: dict | None) -> None:
-        """Called with no result when a case's round starts, with it when the round ends."""
+    def update(self, prepared, round_no: int | str, result: dict | None) -> None:
+        """Called with no result when a case's round starts, with it when the round ends
+        (``round_no`` "N again": round N measured once more, after the last round)."""
         if result is None:
             if self.bar:
                 c = prepared.case
@@ -114,6 +115,13 @@ class Progress:
         """``steps`` planned rounds of cases will not be measured (a case decided early, or
         ended: refused, wrong or timed out)."""
         self.total = max(self.done, self.total - steps)
+        if self.bar:
+            self.bar.update(self.task, total=self.total)
+
+    def more(self, steps: int) -> None:
+        """``steps`` rounds more than planned: the rounds measured again after the last one
+        (measure/rounds.Rounds._second_look), so the time left counts them."""
+        self.total += steps
         if self.bar:
             self.bar.update(self.task, total=self.total)
 
