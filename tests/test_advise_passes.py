@@ -336,7 +336,9 @@ def test_the_run_s_estimate_takes_the_calls_its_caller_measured(cat):
             "advise", "db", rounds=3, jit_rounds=3, opened=opened, calls=calls
         )
         prepared = [SimpleNamespace(case=case, call_ns=call_ns)]
-        return pipeline._planned(prepared, policy, req, {case.runtime_key: rt}, {})
+        by_key = {case.runtime_key: rt}
+        starts = pipeline._starts(prepared, req, by_key)  # as the caller timed them
+        return pipeline._planned(prepared, policy, req, by_key, {}, starts)
 
     def want(call_s):
         return estimate([case], 1.0, 3, set(), opened.starts, 3, {"go": 0.0}, {case.key: call_s})

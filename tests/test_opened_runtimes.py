@@ -39,3 +39,26 @@ def test_a_run_on_opened_runtimes_neither_discovers_nor_times_their_starts_again
     assert all(rt.process is None for rt in live)  # stopped as the run ended, as its own
     second = pipeline.run(req, Console(file=io.StringIO()))  # a next pass: started again
     assert second.failures == 0 and len(second.results) == len(done.results)
+
+
+def test_a_run_times_its_group_starts_once_for_both_of_its_estimates(fakes, tmp_path, monkeypatch):
+    fakes("fixed")
+    timed = []
+
+    def starts(runtimes):
+        timed.append(sorted(rt.id for rt in runtimes))
+        return {rt.id: 0.01 for rt in runtimes}
+
+    monkeypatch.setattr(pipeline, "group_starts", starts)
+    req = pipeline.RunRequest(
+        "test",
+        tmp_path / "r.db",
+        filters=plan.Filters(primitives=["sha256"], sizes=[64]),
+        time_per_case=0.05,
+        rounds=2,
+    )
+    done = pipeline.run(req, Console(file=io.StringIO()))
+    assert done.failures == 0
+    # the estimate printed before the rounds and the one redone after them (run.measuring)
+    assert timed == [["fake-fixed"]]
+    assert done.run["measuring"]["as_taken_s"] > 0

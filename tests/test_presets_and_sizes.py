@@ -92,7 +92,55 @@ def test_what_a_preset_leaves_out_is_named(fakes, tmp_path):
     path.write_text('exclude = ["fake-other/*"]\n' + GOOD)
     proc = cli("run", "--preset", str(path), "--rounds", "1", "--format", "json")
     assert proc.returncode == 0, proc.stderr
-    said = "left out as `mine` leaves them: fake-other/fakelib (--impl ID names one back)"
+    # every implementation of fake-other is excluded: that runtime is not even started
+    said = "left out as `mine` leaves them: fake-other/* (not started) (--impl ID names one back)"
     assert said in " ".join(proc.stderr.split())  # the console wraps it at its width
-    got = {r["implementation"] for r in json.loads(proc.stdout)["results"]}
+    doc = json.loads(proc.stdout)
+    got = {r["implementation"] for r in doc["results"]}
     assert "fake-other/fakelib" not in got and "fake-ok/fakelib" in got
+    assert [r["id"] for r in doc["run"]["runtimes"]] == ["fake-ok"]
+    # --impl names it back, and then it is started
+    proc = cli(
+        "run",
+        "--preset",
+        str(path),
+        "--rounds",
+        "1",
+        "--format",
+        "json",
+        "--impl",
+        "fake-other/fakelib",
+    )
+    assert proc.returncode == 0, proc.stderr
+    got = {r["implementation"] for r in json.loads(proc.stdout)["results"]}
+    assert "fake-other/fakelib" in got
+
+
+def test_a_preset_that_excludes_some_of_a_runtime_names_them_and_starts_it(fakes, tmp_path):
+    fakes("ok", "other")
+    path = tmp_path / "mine.toml"
+    path.write_text('exclude = ["fake-other/fakelib"]\n' + GOOD)
+    proc = cli("run", "--preset", str(path), "--rounds", "1", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    said = "left out as `mine` leaves them: fake-other/fakelib (--impl ID names one back)"
+    assert said in " ".join(proc.stderr.split())
+    assert "fake-other" in [r["id"] for r in json.loads(proc.stdout)["run"]["runtimes"]]
+
+
+@pytest.mark.parametrize(
+    "exclude,impls,whole",
+    [
+        (["java@25/*"], [], True),
+        (["java@25*"], [], True),
+        (["*/*"], [], True),
+        (["java@25/b*"], [], False),
+        (["java@25/jdk"], [], False),
+        (["java/*"], [], False),  # another runtime's
+        (["java@25/*"], ["java@25/jdk"], False),  # named back
+        ([], [], False),
+    ],
+)
+def test_which_exclusions_leave_a_whole_runtime_out(exclude, impls, whole):
+    from cryptobench.plan.cases import Filters, excludes_runtime
+
+    assert excludes_runtime("java@25", Filters(impls=impls, exclude=exclude)) is whole

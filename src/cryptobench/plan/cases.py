@@ -166,6 +166,16 @@ def _excluded(case_name: str, impl: Implementation, prim: str, f: Filters) -> bo
     return any(fnmatch.fnmatch(n, pat) for pat in f.exclude for n in names)
 
 
+def excludes_runtime(runtime_id: str, f: Filters) -> bool:
+    """Whether ``f``'s exclusions leave out every implementation ``runtime_id`` could host
+    (a glob ending in ``*`` that matches ``runtime_id/``, as `java@25/*`), and no --impl names
+    one of them: a run need not start that runtime at all."""
+    if any(i.split("/")[0] == runtime_id for i in f.impls):
+        return False
+    whole = f"{runtime_id}/"
+    return any(pat.endswith("*") and fnmatch.fnmatch(whole, pat) for pat in f.exclude)
+
+
 def with_preset_exclusions(preset: Preset | None, f: Filters) -> Filters:
     """The preset's own exclusions added to the filters, unless implementations were named."""
     if preset is None or not preset.exclude or f.impls:

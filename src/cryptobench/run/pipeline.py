@@ -78,16 +78,22 @@ class Outcome:
 def run(req: RunRequest, console: Console) -> Outcome:
     """Verify and measure what ``req`` asks for; every case is stored as it is measured."""
     cat = catalog.load()
-    if req.preset:
-        plan.load_preset(req.preset, cat)  # a bad preset file is refused before anything starts
+    narrowed = _selection(req, cat)[2]  # a bad preset file is refused before anything starts
     life = Lifecycle(req.db, console, wait=req.wait)
+    left: list[str] = []  # runtimes the exclusions leave whole: never started
+
+    def leave(rid: str) -> bool:
+        if plan.excludes_runtime(rid, narrowed):
+            left.append(rid)
+        return rid in left
+
     if req.opened is not None:
         live, skipped = req.opened.live, req.opened.skipped
     else:
-        live, skipped = open_runtimes(req.filters.runtimes, req.filters.impls)
+        live, skipped = open_runtimes(req.filters.runtimes, req.filters.impls, leave=leave)
     sets = feature_sets.switched_sets(live, req.cpu_features)
     with stopping(lambda: [*live, *(rt for rts in sets.values() for rt in rts)]):
-        cases, not_offered, chosen = _plan(req, cat, live, skipped, console)
+        cases, not_offered, chosen = _plan(req, cat, live, skipped, console, left)
         cases, not_offered = feature_sets.for_sets(cases, not_offered, sets)
         if not cases:
             raise UsageError("nothing to run: no implementation can switch off what was asked")
@@ -184,7 +190,8 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
     earlier = earlier_runs(store, run_doc)
     seen, pace, which = _go_on_seen(store, earlier, run_doc, compiling)
     fastest = fastest_probe(earlier, run_doc["machine"])
-    planned = _planned(prepared, policy, req, by_key, seen) * pace
+    starts = _starts(prepared, req, by_key)  # the estimate's now and the one redone after
+    planned = _planned(prepared, policy, req, by_key, seen, starts) * pace
     said = f", its rounds as {which} took them" if seen else ""
     said += f", at its pace ({pace:.2f}× the plan's)" if pace != 1.0 else ""
     console.print(f"measuring: about {_about(planned)}{said}", markup=False)
@@ -197,7 +204,7 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
     run_doc["measuring"] = {  # read by the next run's estimate (_go_on_seen)
         "estimate_s": round(planned, 1),
         "took_s": round(time.monotonic() - t0, 1),
-        "as_taken_s": round(_planned(prepared, policy, req, by_key, taken), 1),
+        "as_taken_s": round(_planned(prepared, policy, req, by_key, taken, starts), 1),
         "go_on": {rid: round(share, 4) for rid, share in taken.items()},
         **({"fastest_probe": fastest} if fastest else {}),
     }
@@ -209,24 +216,36 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
             seq = _parallel(ctx, prepared, seq, cpus, threads)
 
 
-def _plan(req: RunRequest, cat, live: list[Runtime], skipped, console: Console):
+def _selection(req: RunRequest, cat) -> tuple:
+    """(chosen, selection, narrowed): the preset the run asks (None for a question that names
+    primitives only), the preset whose exclusions it takes (plan.selection_for) and the
+    filters with those exclusions."""
     f = req.filters
     wanted = req.preset or not f.primitives
     chosen = plan.load_preset(req.preset or "default", cat) if wanted else None
+    selection = plan.selection_for(chosen, f, cat)
+    return chosen, selection, plan.with_preset_exclusions(selection, f)
+
+
+def _plan(req: RunRequest, cat, live: list[Runtime], skipped, console: Console, left=()):
+    """The cases, those not offered, and the preset; ``left``: runtimes not started, every
+    implementation of theirs excluded (named first in the line that says what was left out)."""
+    f = req.filters
+    chosen, selection, narrowed = _selection(req, cat)
     impls = [i for rt in live for i in rt.implementations]
-    plan.validate_filters(
-        f, cat, [rt.id for rt in live] + [s for s, _ in skipped], [i.id for i in impls]
-    )
+    ids = [rt.id for rt in live] + [s for s, _ in skipped] + list(left)
+    plan.validate_filters(f, cat, ids, [i.id for i in impls])
     for rid, why in skipped:
         console.print(f"skipped {rid}: {why}", markup=False)
     groups = plan.groups_for(chosen, f, cat)
-    selection = plan.selection_for(chosen, f, cat)
-    narrowed = plan.with_preset_exclusions(selection, f)
     cases, not_offered = plan.build(groups, narrowed, cat, impls)
-    if narrowed is not f and (left := plan.left_out(plan.build(groups, f, cat, impls)[0], cases)):
+    out = [f"{rid}/* (not started)" for rid in left]
+    if narrowed is not f:
+        out += plan.left_out(plan.build(groups, f, cat, impls)[0], cases)
+    if out:
+        who = f"`{selection.name}`" if narrowed is not f else "--exclude"
         console.print(
-            f"left out as `{selection.name}` leaves them: {', '.join(left)} "
-            "(--impl ID names one back)",
+            f"left out as {who} leaves them: {', '.join(out)} (--impl ID names one back)",
             markup=False,
         )
     if req.only is not None:
@@ -333,13 +352,23 @@ def _go_on_seen(
     return shares, pace_seen(measuring), SEEN_AS[_alike(run, run_doc)]
 
 
-def _planned(prepared: list[Prepared], policy, req, by_key: dict[str, Runtime], seen) -> float:
+def _starts(prepared: list[Prepared], req: RunRequest, by_key: dict) -> dict[str, float]:
+    """Each measured runtime's group start, timed once a run (session.group_starts), or as
+    the caller timed it (req.opened)."""
+    if req.opened is not None:
+        return req.opened.starts
+    used = {p.case.runtime_key for p in prepared}
+    return group_starts([rt for key, rt in by_key.items() if key in used])
+
+
+def _planned(prepared: list[Prepared], policy, req, by_key: dict, seen, starts) -> float:
     """The rounds' estimate, printed and behind the progress's time left: the plan's
     arithmetic (rounds.estimate) over the verified cases, a long call at its verified
-    duration (or as the caller measured it: req.calls), each runtime's group start as timed
-    here (session.group_starts, or as the caller timed it: req.opened), the rounds past
-    the least as ``seen`` here (_go_on_seen). A runtime that reports its compilations gets
-    req.jit_rounds rounds, as Rounds.planned gives it."""
+    duration (or as the caller measured it: req.calls), each runtime's group start
+    ``starts`` (_starts: timed once a run; timed again for the estimate redone after the
+    rounds, it had cost a busy 2-core VM ~1.2 s more at the end of each run), the rounds
+    past the least as ``seen`` here (_go_on_seen). A runtime that reports its compilations
+    gets req.jit_rounds rounds, as Rounds.planned gives it."""
     used = {p.case.runtime_key for p in prepared}
     runtimes = [rt for key, rt in by_key.items() if key in used]
     calls = {p.case.key: p.call_ns / 1e9 for p in prepared if p.call_ns}
@@ -349,7 +378,7 @@ def _planned(prepared: list[Prepared], policy, req, by_key: dict[str, Runtime], 
         policy.budget_s,
         req.rounds,
         {rt.id for rt in runtimes if rt.compiles},
-        req.opened.starts if req.opened is not None else group_starts(runtimes),
+        starts,
         req.jit_rounds,
         {rt.id: rt.spec.warm_up_s for rt in runtimes},
         calls,

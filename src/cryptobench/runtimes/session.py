@@ -255,9 +255,11 @@ def _wanted_variants(runtimes, impls) -> dict[str, set[str]]:
     return wanted
 
 
-def open_runtimes(runtimes=(), impls=(), only_needed=False):
+def open_runtimes(runtimes=(), impls=(), only_needed=False, leave=lambda rid: False):
     """Discover runners and start them; (live, skipped). Every runtime is started unless
-    ``only_needed``: the others are the references implementations are checked against."""
+    ``only_needed``: the others are the references implementations are checked against.
+    ``leave(id)``: a runtime not to start at all (neither live nor skipped: a run's
+    exclusions leave every implementation of it out)."""
     specs = discover(_wanted_variants(runtimes, impls))
     ids = [s.runtime_id for s in specs]
     for r in runtimes:
@@ -266,4 +268,4 @@ def open_runtimes(runtimes=(), impls=(), only_needed=False):
     wanted = list(runtimes) + [i.split("/")[0] for i in impls]
     if only_needed and wanted:
         specs = [s for s in specs if any(runtime_matches(s.runtime_id, w) for w in wanted)]
-    return start_all(specs)
+    return start_all([s for s in specs if not leave(s.runtime_id)])
