@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from .. import stats
 from ..catalog import primitives as catalog
 from ..errors import UsageError
 from ..measure import parallel, sampling
@@ -90,6 +91,7 @@ def run(req: RunRequest, console: Console) -> Outcome:
     if req.opened is not None:
         live, skipped = req.opened.live, req.opened.skipped
     else:
+        stats.prefetch()  # while the runners start
         live, skipped = open_runtimes(req.filters.runtimes, req.filters.impls, leave=leave)
     sets = feature_sets.switched_sets(live, req.cpu_features)
     with stopping(lambda: [*live, *(rt for rts in sets.values() for rt in rts)]):
@@ -190,6 +192,7 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
     earlier = earlier_runs(store, run_doc)
     seen, pace, which = _go_on_seen(store, earlier, run_doc, compiling)
     fastest = fastest_probe(earlier, run_doc["machine"])
+    stats.prefetched()  # nothing is imported beside a timed process start or round
     starts = _starts(prepared, req, by_key)  # the estimate's now and the one redone after
     planned = _planned(prepared, policy, req, by_key, seen, starts) * pace
     said = f", its rounds as {which} took them" if seen else ""

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,6 +37,25 @@ def _sps():
     from scipy import stats as sps
 
     return sps
+
+
+_LOADING: list[threading.Thread] = []
+
+
+def prefetch() -> None:
+    """scipy.stats imported in a thread of its own while the caller waits for its runners'
+    first hellos (a JVM's takes a second or more), instead of a run's start waiting for its
+    half a second to a second of imports first; ``prefetched`` waits for it."""
+    thread = threading.Thread(target=_sps, name="import scipy.stats", daemon=True)
+    thread.start()
+    _LOADING.append(thread)
+
+
+def prefetched() -> None:
+    """Returns once a prefetch's imports are done: called before anything is timed, so no
+    import runs beside a measurement."""
+    while _LOADING:
+        _LOADING.pop().join()
 
 
 def t_ppf(q: float, df: float) -> float:

@@ -7,9 +7,8 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as sps
 
-from . import CONFIDENCE, MedianCI
+from . import CONFIDENCE, MedianCI, _sps
 
 
 @dataclass(frozen=True)
@@ -24,7 +23,7 @@ def trend(values) -> Trend:
     n = len(y)
     if n < 3 or np.all(y == y[0]):
         return Trend(0.0, 1.0)
-    idx = np.arange(n)
+    idx, sps = np.arange(n), _sps()
     slope = sps.theilslopes(y, idx).slope
     p = sps.kendalltau(idx, y).pvalue
     med = float(np.median(y))
