@@ -630,6 +630,7 @@ class Rounds:
             return st.final
         if st.rounds:
             ctx = {"tsc_hz": self.run["machine"].get("tsc_hz"), "errors": st.errors}
+            ctx["probes"] = self.run.get("probes")  # whether the machine moved (rounds differ)
             planned = self.planned(self.runtimes[p.case.runtime_key])
             ctx["decided"] = st.decided
             res = results.measured(p.case, st.rounds, planned, p.verification, ctx)

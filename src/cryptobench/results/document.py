@@ -141,21 +141,38 @@ def failed(case: Case, reason: str, verification: str | None = None, **extra) ->
     }
 
 
-def _why_apart(rounds: list[dict]) -> str:
+def _why_apart(rounds: list[dict], probes: list[dict] | None = None) -> str:
     """The measured reason rounds differ (docs/methodology.md, "Why whole rounds ran slow"):
     calls whose times scatter within every round (an awaited hand-off, a collector), or
-    rounds each steady at its own speed (the process: what ran in it before, its placement)."""
+    rounds each steady at its own speed — the machine's, where the run's drift probe of
+    those rounds (``probes``) spread more than stats.BUSY_SPREAD too, else the process's
+    (what ran in it before, its placement)."""
     within = sorted(
         (r["ci_high_ns"] - r["ci_low_ns"]) / 2 / r["median_ns"] for r in rounds if r["median_ns"]
     )
     w = within[len(within) // 2] if within else 0.0
     if w > WITHIN_NOISY:
         return f"the calls scatter within each round too (±{w:.0%}): the call's own noise"
+    seen = _probe_spread(rounds, probes or [])
+    if seen is not None and seen > stats.BUSY_SPREAD:
+        return (
+            f"each round steady (±{w:.1%}), and the drift probe took {1 + seen:.2f}x as long "
+            "in one of these rounds as in another: the machine's speed moved between them"
+        )
     return f"each round steady (±{w:.1%}): each process settles at its own speed"
 
 
+def _probe_spread(rounds: list[dict], probes: list[dict]) -> float | None:
+    """The spread (stats.drift) of the drift probe over the rounds a case was measured in;
+    a round measured again after the last one is left out (its probe is not its time's)."""
+    by_round = {p.get("round"): p for p in probes}
+    return stats.drift(
+        [by_round[r["round"]] for r in rounds if r["round"] in by_round and not r.get("remeasured")]
+    )
+
+
 def _flags(
-    ci: stats.RoundsCI, rounds: list[dict], planned: int, errors, target, decided=None
+    ci: stats.RoundsCI, rounds: list[dict], planned: int, errors, target, decided=None, probes=None
 ) -> list[str]:
     flags = []
     if ci.precision > target:
@@ -166,7 +183,8 @@ def _flags(
         flags.append(f"measured in {len(rounds)} of {planned} rounds")
     meds = [r["median_ns"] for r in rounds]
     if len(meds) > 1 and max(meds) > (1 + SPREAD_FLAG) * min(meds):
-        flags.append(f"rounds differ: {min(meds):.4g}–{max(meds):.4g} ns; {_why_apart(rounds)}")
+        why = _why_apart(rounds, probes)
+        flags.append(f"rounds differ: {min(meds):.4g}–{max(meds):.4g} ns; {why}")
     flags += [  # a round's own noise is in the interval; a round that never settled is not
         f"round {r['round']}: {f}"
         for r in rounds
@@ -178,8 +196,9 @@ def _flags(
 
 
 def measured(case: Case, rounds: list[dict], planned: int, verification: str, ctx: dict) -> dict:
-    """A case from its rounds so far; ``ctx``: tsc_hz, errors [(round, why)], and where the
-    case was decided early, the rounds after which it was (``decided``)."""
+    """A case from its rounds so far; ``ctx``: tsc_hz, errors [(round, why)], where the
+    case was decided early, the rounds after which it was (``decided``), and the run's drift
+    probes (``probes``: whether the machine's speed moved where rounds differ)."""
     ci = stats.rounds_ci(
         [r["median_ns"] for r in rounds],
         [r["ci_low_ns"] for r in rounds],
@@ -214,7 +233,13 @@ def measured(case: Case, rounds: list[dict], planned: int, verification: str, ct
         ],
         "between_round_sd": ci.between,
         "flags": _flags(
-            ci, rounds, planned, ctx["errors"], rounds[-1]["target"], ctx.get("decided")
+            ci,
+            rounds,
+            planned,
+            ctx["errors"],
+            rounds[-1]["target"],
+            ctx.get("decided"),
+            ctx.get("probes"),
         ),
         **_spread(case, rounds),
     }
