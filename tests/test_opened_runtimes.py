@@ -12,6 +12,18 @@ from cryptobench.run import pipeline
 from cryptobench.runtimes import session
 
 
+def _sha256_64(tmp_path, opened=None) -> pipeline.RunRequest:
+    """A two-round run of SHA-256 at 64 B into a store of its own."""
+    return pipeline.RunRequest(
+        "test",
+        tmp_path / "r.db",
+        filters=plan.Filters(primitives=["sha256"], sizes=[64]),
+        time_per_case=0.05,
+        rounds=2,
+        opened=opened,
+    )
+
+
 def test_a_run_on_opened_runtimes_neither_discovers_nor_times_their_starts_again(
     fakes, tmp_path, monkeypatch
 ):
@@ -24,14 +36,7 @@ def test_a_run_on_opened_runtimes_neither_discovers_nor_times_their_starts_again
 
     monkeypatch.setattr(pipeline, "open_runtimes", again)
     monkeypatch.setattr(pipeline, "group_starts", again)
-    req = pipeline.RunRequest(
-        "test",
-        tmp_path / "r.db",
-        filters=plan.Filters(primitives=["sha256"], sizes=[64]),
-        time_per_case=0.05,
-        rounds=2,
-        opened=opened,
-    )
+    req = _sha256_64(tmp_path, opened)
     done = pipeline.run(req, Console(file=io.StringIO()))
     ok = [r for r in done.results if r["primitive"] == "sha256"]
     assert [r["status"] for r in ok] == ["ok"] and done.failures == 0
@@ -50,13 +55,7 @@ def test_a_run_times_its_group_starts_once_for_both_of_its_estimates(fakes, tmp_
         return {rt.id: 0.01 for rt in runtimes}
 
     monkeypatch.setattr(pipeline, "group_starts", starts)
-    req = pipeline.RunRequest(
-        "test",
-        tmp_path / "r.db",
-        filters=plan.Filters(primitives=["sha256"], sizes=[64]),
-        time_per_case=0.05,
-        rounds=2,
-    )
+    req = _sha256_64(tmp_path)
     done = pipeline.run(req, Console(file=io.StringIO()))
     assert done.failures == 0
     # the estimate printed before the rounds and the one redone after them (run.measuring)
