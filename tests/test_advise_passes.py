@@ -95,7 +95,7 @@ def test_two_passes_measure_everything_once_then_only_the_top_few(cat, monkeypat
     d = doc()
     rows = {compare.case_key(r): r for r in d["results"]}
     keys = advise_missing.needed(d, cat, policy.load(cat), "checksum", 5000, [])
-    asked, runtimes, told, cuts = [], [], [], []
+    asked, runtimes, told, cuts, paces = [], [], [], [], []
 
     def fake_measure(
         ks,
@@ -106,11 +106,13 @@ def test_two_passes_measure_everything_once_then_only_the_top_few(cat, monkeypat
         opened=None,
         calls=None,
         cut=None,
+        pace=None,
     ):
         asked.append((sorted(ks), rounds, slow_floor))
         runtimes.append(opened)
         told.append(calls)
         cuts.append(cut)
+        paces.append(pace)
         run = {**d["run"], "id": f"pass-{len(asked)}"}
         return [{"run": run, "results": [rows[k] for k in ks if k in rows]}]
 
@@ -137,6 +139,8 @@ def test_two_passes_measure_everything_once_then_only_the_top_few(cat, monkeypat
     from cryptobench.measure.rounds import Cut
 
     assert cuts == [Cut(passes.KEEP, passes.CUT_RATIO), None]
+    # the full rounds' run is told the first pass's pace, so it says what advise said
+    assert paces == [None, plan.pace]
 
 
 def test_the_plan_s_estimate_is_the_run_estimate_of_its_cases(cat):
@@ -180,6 +184,41 @@ def test_the_full_rounds_estimate_takes_each_case_s_call_from_the_first_pass(cat
     assert plan.seconds(cat, keys, 1.0, 3) == pytest.approx(want) and want > family
     fast = {**row, "primitive": "sha256", "operation": "digest"}
     assert passes.case_seconds([fast], cat) == {}  # a fast case's call is its rounds' own
+
+
+def test_the_full_rounds_estimate_runs_at_the_first_pass_s_pace(cat, monkeypatch, capsys):
+    d = doc()
+    rows = {compare.case_key(r): r for r in d["results"]}
+    keys = advise_missing.needed(d, cat, policy.load(cat), "checksum", 5000, [])
+    # the first pass's two runs took 1.5x their plans' arithmetic between them: 9 s for 6 s
+    spent = iter([{"took_s": 4.0, "as_taken_s": 3.0}, {"took_s": 5.0, "as_taken_s": 3.0}])
+
+    def fake_measure(ks, opts, per_case, rounds, *args, **kw):
+        runs = 2 if rounds == passes.FIRST_PASS_ROUNDS else 1  # one run per fresh_context
+        return [
+            {
+                "run": {**d["run"], "measuring": next(spent, {})},
+                "results": [rows[k] for k in ks if k in rows],
+            }
+            for _ in range(runs)
+        ]
+
+    monkeypatch.setattr(advising, "measure", fake_measure)
+
+    def rank(docs):
+        return advise.rank(docs, cat, policy.load(cat), "checksum", 5000, [])
+
+    plan = _plan(cat, keys)
+    plain = plan.seconds(cat, keys, 0.12, 3)  # before any pass: the plan's own arithmetic
+    advising.two_passes(plan, cat, rank, {"time_per_case": None, "command": "t", "db": None})
+    assert plan.pace == pytest.approx(1.5)
+    assert "at the first pass's pace (1.50× the plan's)" in capsys.readouterr().err
+    assert plan.seconds(cat, keys, 0.12, 3) == pytest.approx(1.5 * plain)
+
+
+def test_the_pace_of_a_pass_with_nothing_stored_of_its_rounds_is_one():
+    assert advising.pass_pace([{"run": {}}]) == 1.0
+    assert advising.pass_pace([{"run": {"measuring": {"took_s": 10.0, "as_taken_s": 0}}}]) == 1.0
 
 
 def test_the_plan_says_how_many_calls_it_took_at_the_family_prior(cat):

@@ -89,6 +89,7 @@ class Plan:
     here: Here
     known: dict = field(default_factory=dict)  # slow families' call seconds (passes.call_seconds)
     measured: dict = field(default_factory=dict)  # a case's call seconds, by the first pass
+    pace: float = 1.0  # the first pass's rounds over its plan (pass_pace), for the full rounds
 
     def seconds(
         self, cat, keys: list[tuple], per_case: float, rounds: int, slow_floor: int = SLOW_FLOOR
@@ -101,9 +102,10 @@ class Plan:
     ) -> tuple[float, int]:
         """(seconds, guessed): rounds.estimate over the cases the run will measure, the keys'
         and each runtime's noop beside fast cases (measure/case.py), ``slow_floor`` a password
-        hash's kept calls; ``guessed``, how many slow cases' calls nothing here knew (the
-        family's as stored, the case's own as its verification timed it or the first pass
-        measured it), each taken at the family's prior (rounds.SLOW_CALL_S)."""
+        hash's kept calls, at the plan's ``pace``; ``guessed``, how many slow cases' calls
+        nothing here knew (the family's as stored, the case's own as its verification timed
+        it or the first pass measured it), each taken at the family's prior
+        (rounds.SLOW_CALL_S)."""
         from ..advise.passes import cases_of
         from ..measure.case import noop_cases
         from ..measure.rounds import estimate
@@ -127,7 +129,7 @@ class Plan:
             calls,
             slow_floor,
         )
-        return seconds, guessed
+        return seconds * self.pace, guessed
 
     def measured_calls(self, keys: list[tuple]) -> dict:
         """The calls of ``keys`` the first pass measured, for the run of a pass
@@ -152,10 +154,12 @@ def _requests(
     opened=None,
     calls: dict | None = None,
     cut=None,
+    pace: float | None = None,
 ) -> list:
     """RunRequests that measure exactly ``keys`` (one per fresh_context value), on the
     runtimes ``opened`` (session.Opened) where given, ``calls`` the calls' seconds the first
-    pass measured (Plan.measured_calls), ``cut`` the first pass's (measure/rounds.Cut)."""
+    pass measured (Plan.measured_calls), ``cut`` the first pass's (measure/rounds.Cut),
+    ``pace`` the estimate's (Plan.pace: the run says what advise said)."""
     from ..plan import cases as plan
     from ..run import pipeline
 
@@ -185,6 +189,7 @@ def _requests(
                 opened=opened,
                 calls=calls,
                 cut=cut,
+                pace=pace,
             )
         )
     return reqs
@@ -199,15 +204,17 @@ def measure(
     opened=None,
     calls: dict | None = None,
     cut=None,
+    pace: float | None = None,
 ) -> list[dict]:
     """Measure exactly ``keys``: ``per_case`` seconds in ``rounds`` rounds (Plan.seconds's
     order), ``slow_floor`` calls kept of a password hash, on ``opened``'s runtimes, the run's
-    estimate from ``calls`` (Plan.measured_calls); ``cut`` (measure/rounds.Cut): a password
-    hash that cannot be among the top few is measured no further."""
+    estimate from ``calls`` (Plan.measured_calls) at ``pace`` (Plan.pace); ``cut``
+    (measure/rounds.Cut): a password hash that cannot be among the top few is measured no
+    further."""
     from ..run import pipeline
 
     docs = []
-    for req in _requests(keys, opts, per_case, rounds, slow_floor, opened, calls, cut):
+    for req in _requests(keys, opts, per_case, rounds, slow_floor, opened, calls, cut, pace):
         done = pipeline.run(req, err.get())
         docs.append(results.document(done.run, done.results))
     return docs
@@ -241,6 +248,7 @@ def first_pass(plan: Plan, cat, rank, opts: dict) -> tuple[list[dict], list[tupl
     rows = [r for d in docs for r in d["results"]]
     plan.known |= passes.call_seconds(rows, cat)
     plan.measured |= passes.case_seconds(rows, cat)
+    plan.pace = pass_pace(docs)
     measured = {results_key(r) for r in rows if r["status"] == "ok"}
     return docs, passes.contenders([e.row for e in rank(docs).ranking], measured)
 
@@ -263,12 +271,29 @@ def two_passes(plan: Plan, cat, rank, opts: dict) -> list[dict]:
             markup=False,
         )
         return docs
+    paced = f", at the first pass's pace ({plan.pace:.2f}× the plan's)" if plan.pace != 1 else ""
     err.print(
-        f"full rounds for {len(keys)} cases × {plan.rounds} rounds, about {full:.0f} s",
+        f"full rounds for {len(keys)} cases × {plan.rounds} rounds, about {full:.0f} s{paced}",
         markup=False,
     )
-    calls = plan.measured_calls(keys)
-    return docs + measure(keys, opts, per_case, plan.rounds, opened=plan.here.opened, calls=calls)
+    calls, opened = plan.measured_calls(keys), plan.here.opened
+    return docs + measure(
+        keys, opts, per_case, plan.rounds, opened=opened, calls=calls, pace=plan.pace
+    )
+
+
+def pass_pace(docs: list[dict]) -> float:
+    """How much longer than the plan's arithmetic the first pass's rounds took here, all its
+    runs together (each one's run.measuring: ``took_s`` over ``as_taken_s``, rounds.pace_seen):
+    what the full rounds' estimate is multiplied by, as a run's is by the last run's here. The
+    machine's per-round cost the constants do not know (a busy VM: a first pass of 15–16 s
+    for "about 11 s", 2026-12-07) is then counted in the second line too."""
+    from ..measure.rounds import pace_seen
+
+    spent = [d["run"].get("measuring") or {} for d in docs]
+    took = sum(m.get("took_s") or 0 for m in spent)
+    planned = sum(m.get("as_taken_s") or 0 for m in spent)
+    return pace_seen({"took_s": took, "as_taken_s": planned})
 
 
 def guessed(n: int) -> str:

@@ -66,6 +66,9 @@ class RunRequest:
     # over a call timed once by verification, so the run says what the caller said
     calls: dict | None = None
     cut: Cut | None = None  # advise's first pass: a password hash that cannot win stops early
+    # the estimate's pace as the caller measured it (advise's full rounds: its first pass's),
+    # over the last run's here
+    pace: float | None = None
 
 
 @dataclass
@@ -191,6 +194,7 @@ def _verify_and_measure(cat, sets, store, run_doc, policy, req, cases, not_offer
     compiling = {rt.id for rt in by_key.values() if rt.compiles}
     earlier = earlier_runs(store, run_doc)
     seen, pace, which = _go_on_seen(store, earlier, run_doc, compiling)
+    pace = req.pace or pace
     fastest = fastest_probe(earlier, run_doc["machine"])
     stats.prefetched()  # nothing is imported beside a timed process start or round
     starts = _starts(prepared, req, by_key)  # the estimate's now and the one redone after
