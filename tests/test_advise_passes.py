@@ -139,8 +139,9 @@ def test_two_passes_measure_everything_once_then_only_the_top_few(cat, monkeypat
     from cryptobench.measure.rounds import Cut
 
     assert cuts == [Cut(passes.KEEP, passes.CUT_RATIO), None]
-    # the full rounds' run is told the first pass's pace, so it says what advise said
-    assert paces == [None, plan.pace]
+    # each pass's run is told the pace advise planned it at, so it says what advise said:
+    # the first at the plan's (no run here), the full rounds at the first pass's
+    assert paces == [1.0, plan.pace]
 
 
 def test_the_plan_s_estimate_is_the_run_estimate_of_its_cases(cat):
@@ -214,6 +215,26 @@ def test_the_full_rounds_estimate_runs_at_the_first_pass_s_pace(cat, monkeypatch
     assert plan.pace == pytest.approx(1.5)
     assert "at the first pass's pace (1.50× the plan's)" in capsys.readouterr().err
     assert plan.seconds(cat, keys, 0.12, 3) == pytest.approx(1.5 * plain)
+
+
+def test_the_first_pass_runs_at_the_pace_of_the_last_run_here(tmp_path):
+    from cryptobench.results.identity import machine_id
+    from cryptobench.store.sqlite import open_store
+
+    store = open_store(tmp_path / "s.db", create=True)
+    assert advising.pace_here(store) == 1.0  # an empty store: the plan's arithmetic
+    here, other = machine_id()[0], "0" * 16
+
+    def put(rid, mid, started, measuring):
+        run = {"id": rid, "started": started, "status": "complete", "command": "t"}
+        run |= {"machine": {"machine_id": mid}, "measuring": measuring}
+        store.begin_run(run)
+        store.update_run(run)
+
+    put("a", here, "2026-12-07T10:00:00+00:00", {"took_s": 60.0, "as_taken_s": 40.0})
+    put("b", other, "2026-12-07T11:00:00+00:00", {"took_s": 90.0, "as_taken_s": 30.0})
+    put("c", here, "2026-12-07T12:00:00+00:00", {})  # stored no pace (a calibrate run)
+    assert advising.pace_here(store) == pytest.approx(1.5)  # run a: this machine's newest
 
 
 def test_the_pace_of_a_pass_with_nothing_stored_of_its_rounds_is_one():

@@ -89,7 +89,9 @@ class Plan:
     here: Here
     known: dict = field(default_factory=dict)  # slow families' call seconds (passes.call_seconds)
     measured: dict = field(default_factory=dict)  # a case's call seconds, by the first pass
-    pace: float = 1.0  # the first pass's rounds over its plan (pass_pace), for the full rounds
+    # the rounds' time over the plan's arithmetic: the last run's here (pace_here) for the
+    # first pass, the first pass's own (pass_pace) for the full rounds
+    pace: float = 1.0
 
     def seconds(
         self, cat, keys: list[tuple], per_case: float, rounds: int, slow_floor: int = SLOW_FLOOR
@@ -229,10 +231,11 @@ def first_pass(plan: Plan, cat, rank, opts: dict) -> tuple[list[dict], list[tupl
 
     keys, first_s, first_rounds = plan.keys, passes.FIRST_PASS_S, passes.FIRST_PASS_ROUNDS
     first, unknown = plan.estimate(cat, keys, first_s, first_rounds, passes.FIRST_PASS_SLOW_FLOOR)
+    paced = f", at the last run's pace here ({plan.pace:.2f}× the plan's)" if plan.pace != 1 else ""
     err.print(
         f"first pass: {len(keys)} cases × 1 short round, about {first:.0f} s of measuring "
-        f"(budget {plan.budget_s:.0f} s{guessed(unknown)}), after verifying what the cache "
-        "lacks",
+        f"(budget {plan.budget_s:.0f} s{paced}{guessed(unknown)}), after verifying what the "
+        "cache lacks",
         markup=False,
     )
     docs = measure(
@@ -244,6 +247,7 @@ def first_pass(plan: Plan, cat, rank, opts: dict) -> tuple[list[dict], list[tupl
         plan.here.opened,
         plan.measured_calls(keys),
         Cut(passes.KEEP, passes.CUT_RATIO),
+        plan.pace,
     )
     rows = [r for d in docs for r in d["results"]]
     plan.known |= passes.call_seconds(rows, cat)
@@ -280,6 +284,19 @@ def two_passes(plan: Plan, cat, rank, opts: dict) -> list[dict]:
     return docs + measure(
         keys, opts, per_case, plan.rounds, opened=opened, calls=calls, pace=plan.pace
     )
+
+
+def pace_here(store, newest: int = 20) -> float:
+    """The pace of the newest complete run on this machine that stored one (its
+    run.measuring, rounds.pace_seen), as a run's estimate takes the last run's here; 1.0
+    where none of the ``newest`` did (an empty store: the plan's arithmetic alone)."""
+    from ..measure.rounds import pace_seen
+    from ..results.identity import machine_id
+
+    for run in store.complete_runs(machine_id()[0], newest):
+        if (run.get("measuring") or {}).get("as_taken_s"):
+            return pace_seen(run["measuring"])
+    return 1.0
 
 
 def pass_pace(docs: list[dict]) -> float:

@@ -171,9 +171,10 @@ def _lacking(base, miss, could, opts) -> bool:
     return True
 
 
-def _measure(base, ctx, opts) -> list[dict]:
+def _measure(base, ctx, opts, sources) -> list[dict]:
     """The cases the answer needs and no run has, only those that could still win
-    (advise/passes.py), in two passes within --budget (cli/advising.py)."""
+    (advise/passes.py), in two passes within --budget (cli/advising.py), planned at the pace
+    of the last run here in the store (advising.pace_here; opened only to measure)."""
     from ..advise import missing as advise_missing
     from ..advise import passes
     from ..advise import rank as advise_mod
@@ -203,6 +204,7 @@ def _measure(base, ctx, opts) -> list[dict]:
         )
     known = passes.call_seconds(doc.get("results", []), cat)
     plan = advising.Plan(miss, opts["rounds"], opts["budget"], found, known)
+    plan.pace = advising.pace_here(sources.store)
     try:
         return advising.two_passes(plan, cat, rank, {**opts, "command": _command()})
     finally:
@@ -285,7 +287,7 @@ def advise(use_name, size, runtimes, pq, from_ref, fmt, output_path, **opts):
         opts["measure"] = True
     bits = opts["security_bits"]
     docs = [base] if base else []
-    docs += _measure(base, (cat, pol, use, size, runtimes, bits), opts)
+    docs += _measure(base, (cat, pol, use, size, runtimes, bits), opts, sources)
     advice = advise_mod.rank(docs, cat, pol, use_name, size, runtimes, bits)
     write(advice_report.render(fmt, advice), output_path)
 
