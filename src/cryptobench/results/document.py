@@ -167,7 +167,11 @@ def _probe_spread(rounds: list[dict], probes: list[dict]) -> float | None:
     a round measured again after the last one is left out (its probe is not its time's)."""
     by_round = {p.get("round"): p for p in probes}
     return stats.drift(
-        [by_round[r["round"]] for r in rounds if r["round"] in by_round and not r.get("remeasured")]
+        [
+            by_round[r.get("round")]
+            for r in rounds
+            if r.get("round") in by_round and not r.get("remeasured")
+        ]
     )
 
 
