@@ -20,7 +20,7 @@ from ..plan import cases as plan
 from ..results import document as results
 from ..results import machine
 from ..runtimes import cpu_features, feature_sets
-from ..runtimes.session import Opened, Runtime, group_starts, open_runtimes
+from ..runtimes.session import Opened, group_starts, open_runtimes
 from ..verify import vectors
 from ..verify.cache import Cache, Fingerprints
 from ..verify.verifier import Verifier
@@ -82,7 +82,8 @@ class Outcome:
 def run(req: RunRequest, console: Console) -> Outcome:
     """Verify and measure what ``req`` asks for; every case is stored as it is measured."""
     cat = catalog.load()
-    narrowed = _selection(req, cat)[2]  # a bad preset file is refused before anything starts
+    selected = _selection(req, cat)  # a bad preset file is refused before anything starts
+    narrowed = selected[2]
     life = Lifecycle(req.db, console, wait=req.wait)
     left: list[str] = []  # runtimes the exclusions leave whole: never started
 
@@ -98,7 +99,7 @@ def run(req: RunRequest, console: Console) -> Outcome:
         live, skipped = open_runtimes(req.filters.runtimes, req.filters.impls, leave=leave)
     sets = feature_sets.switched_sets(live, req.cpu_features)
     with stopping(lambda: [*live, *(rt for rts in sets.values() for rt in rts)]):
-        cases, not_offered, chosen = _plan(req, cat, live, skipped, console, left)
+        cases, not_offered, chosen = _plan(req, cat, (live, skipped, left), selected, console)
         cases, not_offered = feature_sets.for_sets(cases, not_offered, sets)
         if not cases:
             raise UsageError("nothing to run: no implementation can switch off what was asked")
@@ -234,11 +235,13 @@ def _selection(req: RunRequest, cat) -> tuple:
     return chosen, selection, plan.with_preset_exclusions(selection, f)
 
 
-def _plan(req: RunRequest, cat, live: list[Runtime], skipped, console: Console, left=()):
-    """The cases, those not offered, and the preset; ``left``: runtimes not started, every
-    implementation of theirs excluded (named first in the line that says what was left out)."""
+def _plan(req: RunRequest, cat, started: tuple, selected: tuple, console: Console):
+    """The cases, those not offered, and the preset. ``started``: (live, skipped, left), left
+    the runtimes not started, every implementation of theirs excluded (named first in the
+    line that says what was left out); ``selected``: _selection's, read once a run."""
     f = req.filters
-    chosen, selection, narrowed = _selection(req, cat)
+    live, skipped, left = started
+    chosen, selection, narrowed = selected
     impls = [i for rt in live for i in rt.implementations]
     ids = [rt.id for rt in live] + [s for s, _ in skipped] + list(left)
     plan.validate_filters(f, cat, ids, [i.id for i in impls])
