@@ -31,6 +31,7 @@ class Prepared:
     expected: str | None  # the verified output; None for salt-generating `hash`
     verification: str
     call_ns: float | None = None  # the verified call's duration, where timed (slow operations)
+    cached: bool = False  # taken from the cache of verified answers (measure/verified.py)
     allocs: list = field(default_factory=list)  # bench answers' alloc readings (measure.alloc)
 
 
@@ -89,12 +90,24 @@ def prepare(verifier: Verifier, case: Case, seq: int, seed: int) -> Prepared | d
     return Prepared(seq, case, bench_inputs, expected, detail, call_ns)
 
 
+# A password hash's or KDF's own call the verifier asks with the case's inputs (its `verify` is
+# asked with another's hash): timed in verification, so the plan and the sampler know it (the
+# prior, rounds.SLOW_CALL_S, had put java/bc's 310–660 ms scrypt at 40 ms: "about 16 s" for 46 s)
+SLOW_OWN_CALLS = ("hash", "derive")
+
+
+def slow_own_call(case: Case) -> bool:
+    """A slow family's hash or derive (SLOW_OWN_CALLS): its verification times its call."""
+    return case.prim.is_slow and case.operation in SLOW_OWN_CALLS
+
+
 def own_call_ns(verifier: Verifier, case: Case, inputs: dict) -> float | dict | None:
-    """How long the implementation's own call on a generated message takes (the verifier keeps
-    its output for agreement), so the slow-operation policy knows a long call before timing it.
-    None where there is nothing to time or the call failed (check_case says why); the skipped
-    result where the runtime cannot hold the message."""
-    if not isinstance(inputs.get("msg"), Generated):
+    """How long the implementation's own call takes, a generated message's or a slow family's
+    (slow_own_call; the verifier keeps its output for agreement, so it is asked once), so the
+    slow-operation policy and the plan know a long call before timing it. None where there is
+    nothing to time or the call failed (check_case says why); the skipped result where the
+    runtime cannot hold the message."""
+    if not (slow_own_call(case) or isinstance(inputs.get("msg"), Generated)):
         return None
     if not verifier.known_answers(case.impl, case.prim.id, case.operation).ok:
         return None
@@ -106,6 +119,18 @@ def own_call_ns(verifier: Verifier, case: Case, inputs: dict) -> float | dict | 
             return results.skipped(case, exc.message)
         return None
     except VerifyError:
+        return None
+    return time.perf_counter_ns() - t0
+
+
+def own_call_again(verifier: Verifier, p: Prepared) -> float | None:
+    """A verified case's own call asked once more and timed (measure/verified.retime_slow);
+    None where it failed this time (its rounds will say why)."""
+    case = p.case
+    t0 = time.perf_counter_ns()
+    try:
+        verifier.compute(case.impl, case.prim.id, case.operation, p.inputs, case.params)
+    except (RemoteError, RunnerFailure, VerifyError):
         return None
     return time.perf_counter_ns() - t0
 

@@ -398,8 +398,8 @@ def first_estimate(
 
 def known_slow(slow_family: bool, expected_ns: float | None) -> bool:
     """Whether a round may skip calibration and ask its floor at once: a long call of a message
-    operation, or a password hash whose call's duration is known (calibrate's probes, or the
-    case's first round)."""
+    operation, or a password hash whose call's duration is known (calibrate's probes, its
+    verification: measure/case.own_call_ns, or the case's first round)."""
     if slow_family:
         return expected_ns is not None and expected_ns >= SLOW_OP_NS
     return is_long_call(expected_ns)
