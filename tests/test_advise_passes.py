@@ -429,3 +429,24 @@ def test_advise_s_first_pass_cut_reaches_its_run_request():
     assert req.cut == Cut(3, 4.0)
     (plain,) = advising._requests(keys, opts, 0.1, 1, 3)
     assert plain.cut is None
+
+
+def test_what_runs_here_widens_the_run_an_answer_is_measured_from(cat):
+    """A run lists only the runtimes it started: the implementations found here join its
+    own (its own first, its results kept), so what could win among them is measured too."""
+    base = doc()
+    own = base["run"]["implementations"]
+    native = {**next(i for i in own if i["id"] == "go/x-crypto"), "id": "go@1.26/x-crypto"}
+    native["runtime"] = "go@1.26"
+    wide = advise_missing.widened(base, [own[1], native])
+    assert [i["id"] for i in wide["run"]["implementations"]] == [i["id"] for i in own] + [
+        "go@1.26/x-crypto"
+    ]
+    assert wide["results"] is base["results"] and base["run"]["implementations"] is own
+    keys = advise_missing.needed(wide, cat, policy.load(cat), "password", 8, ())
+    assert ("go@1.26/x-crypto", "argon2id") in {k[:2] for k in keys}
+    assert ("go@1.26/x-crypto", "argon2id") not in {
+        k[:2] for k in advise_missing.needed(base, cat, policy.load(cat), "password", 8, ())
+    }
+    empty = advise_missing.widened(None, [native])
+    assert empty["run"]["implementations"] == [native] and empty["results"] == []

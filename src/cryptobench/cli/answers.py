@@ -171,6 +171,28 @@ def _lacking(base, miss, could, opts) -> bool:
     return True
 
 
+def _lacking_here(base, found, miss, ctx, rank) -> tuple[dict, list[tuple]]:
+    """(the base widened to what runs here, the keys to measure): ``miss`` (what the base's
+    own implementations lack that could win) and what could win of the implementations found
+    here that the base's run did not start (advise/missing.widened), said so."""
+    from ..advise import missing as advise_missing
+    from ..advise import passes
+
+    cat, pol, use, size, runtimes, bits = ctx
+    doc = advise_missing.widened(base, found.implementations)
+    keys = advise_missing.needed(doc, cat, pol, use.name, size, runtimes, bits)
+    stored = [e.row for e in rank([]).ranking] if base is not None else []
+    wider = passes.could_win(use, advise_missing.missing([doc], keys, use.operations), stored)
+    more = [k for k in wider if k not in miss]
+    if base is not None and more:
+        which = f"run {base['run']['id'][:8]}"
+        err.print(
+            f"and {_listed(more)} of implementations found here that {which} did not start",
+            markup=False,
+        )
+    return doc, wider
+
+
 def _measure(base, ctx, opts, sources) -> list[dict]:
     """The cases the answer needs and no run has, only those that could still win
     (advise/passes.py), in two passes within --budget (cli/advising.py), planned at the pace
@@ -185,6 +207,7 @@ def _measure(base, ctx, opts, sources) -> list[dict]:
     def rank(docs):
         return advise_mod.rank(before + docs, cat, pol, use.name, size, runtimes, bits)
 
+    miss: list[tuple] = []
     if base is not None:
         keys = advise_missing.needed(base, cat, pol, use.name, size, runtimes, bits)
         miss = advise_missing.missing([base], keys, use.operations)
@@ -197,15 +220,11 @@ def _measure(base, ctx, opts, sources) -> list[dict]:
     from . import advising
 
     found = advising.here(runtimes)
-    doc = base or {"run": {"implementations": found.implementations}, "results": []}
-    if base is None:
-        miss = passes.could_win(
-            use, advise_missing.needed(doc, cat, pol, use.name, size, runtimes, bits), []
-        )
-    known = passes.call_seconds(doc.get("results", []), cat)
-    plan = advising.Plan(miss, opts["rounds"], opts["budget"], found, known)
-    plan.pace = advising.pace_here(sources.store)
     try:
+        doc, miss = _lacking_here(base, found, miss, ctx, rank)
+        known = passes.call_seconds(doc.get("results", []), cat)
+        plan = advising.Plan(miss, opts["rounds"], opts["budget"], found, known)
+        plan.pace = advising.pace_here(sources.store)
         return advising.two_passes(plan, cat, rank, {**opts, "command": _command()})
     finally:
         found.stop()
