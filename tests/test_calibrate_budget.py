@@ -15,7 +15,7 @@ from collections import defaultdict
 import pytest
 
 from cryptobench.calibrate import answer, budget
-from cryptobench.calibrate.search import FIRST_PROBE_CALLS, Search, Searcher
+from cryptobench.calibrate.search import FIRST_PROBE_CALLS, PROBE_CALLS, Search, Searcher
 from cryptobench.catalog import policy
 from cryptobench.catalog import primitives as catalog
 from cryptobench.measure import rounds
@@ -333,3 +333,21 @@ def test_the_plan_says_how_much_narrowing_the_budget_leaves():
     assert "more rounds for rows wider than ±5%" in got.text(2, 3)
     # a search may take a third probe from the later rounds: the count is an upper bound
     assert f"all 3 rounds for up to {len(got.refined)}:" in got.text(2, 3)
+
+
+def test_the_plan_counts_the_neighbour_probes_a_linear_law_s_searches_take():
+    """Argon2's linear law leaves a search off by more than ±15% often, and its neighbour probe
+    spends what the later rounds would have had: the schedule counts them (REFINE_SHARE) where
+    it fits the later rounds, so it promises fewer; a doubling law's plan is unchanged, and a
+    search that begins at an earlier answer takes none."""
+    items = [(f"c/lib{i}", "c") for i in range(16)]
+    doubling = budget.Plan(60.0, 0.25, 4, {"c": 0.01}, 0.06, scale="pow2")
+    linear = budget.Plan(60.0, 0.25, 4, {"c": 0.01}, 0.06, scale="linear")
+    a, b = doubling.schedule(items, 52.0), linear.schedule(items, 52.0)
+    assert a.first == b.first == [i for i, _ in items]  # every first answer still planned
+    probe = budget.probe_s(0.25, PROBE_CALLS)
+    assert linear.refine_s(a.first) == pytest.approx(0.6 * 16 * probe)
+    assert len(b.refined) < len(a.refined)
+    assert doubling.refine_s(a.first) == 0.0
+    linear.warm = {"c/lib0", "c/lib1"}
+    assert linear.refine_s(a.first) == pytest.approx(0.6 * 14 * probe)

@@ -214,6 +214,7 @@ class Calibration:
         jit = {rt.id for rt in live if rt.compiles or rt.isolate}  # Java, Node.js
         short = budget.short_call_s(self.spec, self.base, req.target_s)
         plan = budget.Plan(req.time_budget_s, req.target_s, req.rounds, self.starts, short)
+        plan.scale = self.spec.scale
         plan.warm = self._begin_at_earlier(before, chosen, jit)
         try:
             self._verify_first(live, chosen)
