@@ -171,17 +171,17 @@ def _lacking(base, miss, could, opts) -> bool:
     return True
 
 
-def _lacking_here(base, found, miss, ctx, rank) -> tuple[dict, list[tuple]]:
+def _lacking_here(base, found, miss, ctx, stored) -> tuple[dict, list[tuple]]:
     """(the base widened to what runs here, the keys to measure): ``miss`` (what the base's
     own implementations lack that could win) and what could win of the implementations found
-    here that the base's run did not start (advise/missing.widened), said so."""
+    here that the base's run did not start (advise/missing.widened), said so; ``stored``: the
+    rows the base ranks (passes.could_win)."""
     from ..advise import missing as advise_missing
     from ..advise import passes
 
     cat, pol, use, size, runtimes, bits = ctx
     doc = advise_missing.widened(base, found.implementations)
     keys = advise_missing.needed(doc, cat, pol, use.name, size, runtimes, bits)
-    stored = [e.row for e in rank([]).ranking] if base is not None else []
     wider = passes.could_win(use, advise_missing.missing([doc], keys, use.operations), stored)
     more = [k for k in wider if k not in miss]
     if base is not None and more:
@@ -208,12 +208,14 @@ def _measure(base, ctx, opts, sources) -> list[dict]:
         return advise_mod.rank(before + docs, cat, pol, use.name, size, runtimes, bits)
 
     miss: list[tuple] = []
+    stored: list[dict] = []
     if base is not None:
         keys = advise_missing.needed(base, cat, pol, use.name, size, runtimes, bits)
         miss = advise_missing.missing([base], keys, use.operations)
         if not miss:
             return []  # answered from the store: no runner, no measuring stack imported
-        could = passes.could_win(use, miss, [e.row for e in rank([]).ranking])
+        stored = [e.row for e in rank([]).ranking]
+        could = passes.could_win(use, miss, stored)
         if not _lacking(base, miss, could, opts):
             return []  # … nor where what it lacks cannot change the answer
         miss = could
@@ -221,7 +223,7 @@ def _measure(base, ctx, opts, sources) -> list[dict]:
 
     found = advising.here(runtimes)
     try:
-        doc, miss = _lacking_here(base, found, miss, ctx, rank)
+        doc, miss = _lacking_here(base, found, miss, ctx, stored)
         known = passes.call_seconds(doc.get("results", []), cat)
         plan = advising.Plan(miss, opts["rounds"], opts["budget"], found, known)
         plan.pace = advising.pace_here(sources.store)

@@ -111,27 +111,29 @@ def own_call_ns(verifier: Verifier, case: Case, inputs: dict) -> float | dict | 
         return None
     if not verifier.known_answers(case.impl, case.prim.id, case.operation).ok:
         return None
-    t0 = time.perf_counter_ns()
     try:
-        verifier.output_for(case.impl, case.prim.id, case.operation, inputs, case.params)
+        return _timed(verifier.output_for, case, inputs)
     except RemoteError as exc:
         if slowop.cannot_hold(exc):
             return results.skipped(case, exc.message)
         return None
     except VerifyError:
         return None
-    return time.perf_counter_ns() - t0
 
 
 def own_call_again(verifier: Verifier, p: Prepared) -> float | None:
     """A verified case's own call asked once more and timed (measure/verified.retime_slow);
     None where it failed this time (its rounds will say why)."""
-    case = p.case
-    t0 = time.perf_counter_ns()
     try:
-        verifier.compute(case.impl, case.prim.id, case.operation, p.inputs, case.params)
+        return _timed(verifier.compute, p.case, p.inputs)
     except (RemoteError, RunnerFailure, VerifyError):
         return None
+
+
+def _timed(ask, case: Case, inputs: dict) -> int:
+    """Nanoseconds ``ask`` (the verifier's output_for or compute) took for the case's call."""
+    t0 = time.perf_counter_ns()
+    ask(case.impl, case.prim.id, case.operation, inputs, case.params)
     return time.perf_counter_ns() - t0
 
 
