@@ -484,6 +484,10 @@ def test_a_finished_run_s_pace_is_its_rounds_time_over_the_plan_of_the_rounds_it
     assert r.pace_seen({"took_s": 900.0, "as_taken_s": 60.0}) == r.PACE_RANGE[1]  # believed up to
     assert r.pace_seen({"took_s": 1.0, "as_taken_s": 60.0}) == r.PACE_RANGE[0]
     assert r.pace_seen(None) == r.pace_seen({}) == r.pace_seen({"took_s": 5, "as_taken_s": 0}) == 1
+    # several runs (advise's first pass: one run a runtime) are one pace, their sums' ratio
+    two = ({"took_s": 30.0, "as_taken_s": 20.0}, {"took_s": 10.0, "as_taken_s": 20.0}, None)
+    assert r.pace_seen(*two) == 1.0
+    assert r.pace_seen(*two[:1], {"took_s": 15.0}) == (30 + 15) / 20
 
 
 def test_the_estimate_takes_the_rounds_seen_here_over_the_quiet_machine_s():

@@ -307,10 +307,7 @@ def pass_pace(docs: list[dict]) -> float:
     for "about 11 s", 2026-12-07) is then counted in the second line too."""
     from ..measure.rounds import pace_seen
 
-    spent = [d["run"].get("measuring") or {} for d in docs]
-    took = sum(m.get("took_s") or 0 for m in spent)
-    planned = sum(m.get("as_taken_s") or 0 for m in spent)
-    return pace_seen({"took_s": took, "as_taken_s": planned})
+    return pace_seen(*(d["run"].get("measuring") for d in docs))
 
 
 def guessed(n: int) -> str:

@@ -215,17 +215,19 @@ def go_on_seen(results: list[dict], least: int | None, compiling: set[str]) -> d
 PACE_RANGE = (0.5, 4.0)
 
 
-def pace_seen(measuring: dict | None) -> float:
-    """How much longer than the plan's arithmetic a finished run's rounds took here: its
-    run.measuring's ``took_s`` over ``as_taken_s`` (the estimate redone after its rounds with
-    the rounds its cases did take, go_on_seen of itself), so what is left is the machine's
-    per-round cost (process starts, store writes, a batch's overhead) that BATCH_EXTRA_S and
-    START_S, read on a faster VM, do not know; within PACE_RANGE, 1.0 where none is stored.
-    Measured: `make bench` on a noisy 2-core Xeon VM (2026-12-01 22:57) printed "about 4.3
-    min" for 9.3 min of measuring, and `run --primitive sha256 --size 1KiB` after it, its
-    rounds as that run took them, "about 0.6 min" for 0.8 min."""
-    took, planned = (measuring or {}).get("took_s"), (measuring or {}).get("as_taken_s")
-    if not took or not planned or planned <= 0:
+def pace_seen(*measurings: dict | None) -> float:
+    """How much longer than the plan's arithmetic finished runs' rounds took here, all of
+    ``measurings`` (each a run.measuring) together: their ``took_s`` over their ``as_taken_s``
+    (the estimate redone after its rounds with the rounds its cases did take, go_on_seen of
+    itself), so what is left is the machine's per-round cost (process starts, store writes, a
+    batch's overhead) that BATCH_EXTRA_S and START_S, read on a faster VM, do not know; within
+    PACE_RANGE, 1.0 where none is stored. Measured: `make bench` on a noisy 2-core Xeon VM
+    (2026-12-01 22:57) printed "about 4.3 min" for 9.3 min of measuring, and `run --primitive
+    sha256 --size 1KiB` after it, its rounds as that run took them, "about 0.6 min" for 0.8
+    min."""
+    took = sum((m or {}).get("took_s") or 0 for m in measurings)
+    planned = sum((m or {}).get("as_taken_s") or 0 for m in measurings)
+    if not took or planned <= 0:
         return 1.0
     low, high = PACE_RANGE
     return min(high, max(low, took / planned))
@@ -345,6 +347,7 @@ class _State:
     decided: int | None = None  # the rounds after which its interval met its target
     batch_ns: float | None = None  # its batch, from its first group warm-up (sampling.batch_for)
     batch_why: str = ""  # what its rounds' warmup_reason says of a long batch
+    prim: str = ""  # its primitive's id (Rounds._give_up compares the cases of one)
 
     @property
     def done(self) -> bool:
@@ -397,12 +400,10 @@ class Rounds:
     on_probe: Callable[[int, list[dict]], None] = lambda r, probes: None  # after each probe
     cut: Cut | None = None  # advise's first pass: a password hash that cannot win stops early
     _state: dict[int, _State] = field(default_factory=dict)
-    _prim_of: dict[int, str] = field(default_factory=dict)
 
     def measure(self, prepared: list[Prepared]) -> None:
         """Every round of every case, each stored as soon as it is measured."""
-        self._state = {p.seq: _State() for p in prepared}
-        self._prim_of = {p.seq: p.case.prim.id for p in prepared}
+        self._state = {p.seq: _State(prim=p.case.prim.id) for p in prepared}
         cpu = self.pin["runner_cpu"] if self.pin else None
         if self.pin:
             os.sched_setaffinity(0, {self.pin["orchestrator_cpu"]})
@@ -620,7 +621,7 @@ class Rounds:
             for seq, st in self._state.items()
             if seq != p.seq
             and st.rounds
-            and self._prim_of.get(seq) == p.case.prim.id
+            and st.prim == p.case.prim.id
             and all(x["stop_reason"] != sampling.RULED_OUT for x in st.rounds)
         ]
         return self.cut.ns(medians)
