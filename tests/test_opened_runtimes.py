@@ -34,7 +34,8 @@ def test_a_run_on_opened_runtimes_neither_discovers_nor_times_their_starts_again
     def again(*args, **kw):
         raise AssertionError("discovered or timed again")
 
-    monkeypatch.setattr(pipeline, "open_runtimes", again)
+    monkeypatch.setattr(pipeline, "runtime_specs", again)
+    monkeypatch.setattr(pipeline, "start_all", again)
     monkeypatch.setattr(pipeline, "group_starts", again)
     req = _sha256_64(tmp_path, opened)
     done = pipeline.run(req, Console(file=io.StringIO()))

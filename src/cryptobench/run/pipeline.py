@@ -20,7 +20,7 @@ from ..plan import cases as plan
 from ..results import document as results
 from ..results import machine
 from ..runtimes import cpu_features, feature_sets
-from ..runtimes.session import Opened, group_starts, open_runtimes
+from ..runtimes.session import Opened, group_starts, runtime_specs, start_all
 from ..verify import vectors
 from ..verify.cache import Cache, Fingerprints
 from ..verify.verifier import Verifier
@@ -86,17 +86,13 @@ def run(req: RunRequest, console: Console) -> Outcome:
     narrowed = selected[2]
     life = Lifecycle(req.db, console, wait=req.wait)
     left: list[str] = []  # runtimes the exclusions leave whole: never started
-
-    def leave(rid: str) -> bool:
-        if plan.excludes_runtime(rid, narrowed):
-            left.append(rid)
-        return rid in left
-
     if req.opened is not None:
         live, skipped = req.opened.live, req.opened.skipped
     else:
         stats.prefetch()  # while the runners start
-        live, skipped = open_runtimes(req.filters.runtimes, req.filters.impls, leave=leave)
+        specs = runtime_specs(req.filters.runtimes, req.filters.impls)
+        left = [s.runtime_id for s in specs if plan.excludes_runtime(s.runtime_id, narrowed)]
+        live, skipped = start_all([s for s in specs if s.runtime_id not in left])
     sets = feature_sets.switched_sets(live, req.cpu_features)
     with stopping(lambda: [*live, *(rt for rts in sets.values() for rt in rts)]):
         cases, not_offered, chosen = _plan(req, cat, (live, skipped, left), selected, console)

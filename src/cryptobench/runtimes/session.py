@@ -255,11 +255,10 @@ def _wanted_variants(runtimes, impls) -> dict[str, set[str]]:
     return wanted
 
 
-def open_runtimes(runtimes=(), impls=(), only_needed=False, leave=lambda rid: False):
-    """Discover runners and start them; (live, skipped). Every runtime is started unless
-    ``only_needed``: the others are the references implementations are checked against.
-    ``leave(id)``: a runtime not to start at all (neither live nor skipped: a run's
-    exclusions leave every implementation of it out)."""
+def runtime_specs(runtimes=(), impls=(), only_needed=False) -> list[RuntimeSpec]:
+    """The runners discovered for a request naming ``runtimes`` and ``impls`` (an unknown
+    runtime refused): every one unless ``only_needed``, the others being the references
+    implementations are checked against."""
     specs = discover(_wanted_variants(runtimes, impls))
     ids = [s.runtime_id for s in specs]
     for r in runtimes:
@@ -268,4 +267,9 @@ def open_runtimes(runtimes=(), impls=(), only_needed=False, leave=lambda rid: Fa
     wanted = list(runtimes) + [i.split("/")[0] for i in impls]
     if only_needed and wanted:
         specs = [s for s in specs if any(runtime_matches(s.runtime_id, w) for w in wanted)]
-    return start_all([s for s in specs if not leave(s.runtime_id)])
+    return specs
+
+
+def open_runtimes(runtimes=(), impls=(), only_needed=False):
+    """Discover runners (runtime_specs) and start them; (live, skipped)."""
+    return start_all(runtime_specs(runtimes, impls, only_needed))
